@@ -1,0 +1,13 @@
+import { handleAgentRestRequest } from '@/lib/agent/rest.ts'
+
+export const dynamic = 'force-dynamic'
+
+export {
+  handleAgentRestRequest as GET,
+  handleAgentRestRequest as HEAD,
+  handleAgentRestRequest as POST,
+  handleAgentRestRequest as PUT,
+  handleAgentRestRequest as PATCH,
+  handleAgentRestRequest as DELETE,
+  handleAgentRestRequest as OPTIONS,
+}

@@ -1,0 +1,79 @@
+/**
+ * Every fixed value of the public agent contract, defined once. Schemas, handlers, documents,
+ * MCP tools and tests import these instead of repeating literals.
+ */
+
+export const PRODUCT_NAME = 'Cadence'
+export const SERVICE_DISPLAY_NAME = 'Cadence Public Agent API'
+
+/** Date-based contract version: `API-Version`, `version` fields, OpenAPI `info.version`. */
+export const CONTRACT_VERSION = '2026-08-25'
+export const API_MAJOR = 'v1'
+export const API_BASE_PATH = '/api/agent/v1'
+export const API_VERSION_HEADER = 'API-Version'
+
+export const MCP_PATH = '/mcp'
+export const MCP_PROTOCOL_VERSION = '2026-07-28'
+export const MCP_LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const
+/** Newest first; the one list used by `server/discover`, -32022 errors and the server card. */
+export const MCP_SUPPORTED_PROTOCOL_VERSIONS = [MCP_PROTOCOL_VERSION, ...MCP_LEGACY_PROTOCOL_VERSIONS] as const
+export const MCP_TRANSPORT = 'streamable_http'
+
+export const PUBLIC_RESOURCE_IDS = ['product-overview', 'developer-resources', 'agent-boundaries'] as const
+export type PublicResourceId = (typeof PUBLIC_RESOURCE_IDS)[number]
+export const RESOURCE_MIME_TYPE = 'text/markdown'
+
+/** Token bucket per client IP: 150 at once, refilled at 120 per 60 s (2 per second). */
+export const QUOTA = {
+  policyName: 'public-agent-rest',
+  requestsPerWindow: 120,
+  windowSeconds: 60,
+  burst: 30,
+  capacity: 150,
+  refillPerSecond: 2,
+  scope: 'client_ip',
+} as const
+
+export const RATE_LIMIT_HEADER_NAMES = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'RateLimit',
+] as const
+
+export const VERSIONING_POLICY = {
+  scheme: 'url_path',
+  breakingChangePolicy: 'new_major_path_segment',
+  minimumSunsetNoticeDays: 180,
+} as const
+
+/** Candidate scopes of a future authenticated API. None is grantable today. */
+export const FUTURE_SCOPES = [
+  { name: 'goals:read', description: "Read the authenticated user's goal plans and milestones.", grantable: false },
+  { name: 'progress:read', description: 'Read execution progress, check-ins and evidence summaries.', grantable: false },
+  { name: 'mentoring:read', description: 'Read mentor-room threads the user is a member of.', grantable: false },
+  {
+    name: 'execution:propose',
+    description: 'Propose execution changes that the product authority must accept before they apply.',
+    grantable: false,
+  },
+] as const
+
+/** Private product state the public surface never exposes (capabilities `boundaries`). */
+export const PRIVATE_STATE_BOUNDARIES = [
+  'goalPlans',
+  'tasks',
+  'blockers',
+  'evidence',
+  'mentorRooms',
+  'tenantData',
+  'userRecords',
+  'roleChanges',
+  'billingState',
+  'executionMutations',
+] as const
+
+export const PUBLIC_AGENT_ACCESS_FLAG_KEY = 'public_agent_access'
+export const DEFAULT_DISABLED_RETRY_AFTER_SECONDS = 300
+export const DEFAULT_SERVICE_NAME = 'service'

@@ -1,0 +1,149 @@
+/**
+ * The only reader of `process.env`. Every setting of the site is parsed here once, with a clear
+ * error naming the variable when a value is wrong; `.env.example` documents the same list.
+ */
+import { z } from 'zod'
+import { DEFAULT_DISABLED_RETRY_AFTER_SECONDS, DEFAULT_SERVICE_NAME } from './contract/constants.ts'
+
+const booleanText = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .transform((value) => ['true', '1', 'yes', 'on'].includes(value))
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => value || undefined)
+  .optional()
+
+const listText = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
+
+const EnvSchema = z.object({
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  BASE_URL: optionalText,
+  VERCEL: optionalText,
+  VERCEL_ENV: optionalText,
+  VERCEL_URL: optionalText,
+  VERCEL_BRANCH_URL: optionalText,
+  VERCEL_PROJECT_PRODUCTION_URL: optionalText,
+  APP_URL: z.url({ protocol: /^https?$/ }).default('https://app.cadence.example'),
+  SERVICE_NAME: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]*$/, 'lower-case letters, digits and hyphens, starting with a letter')
+    .default(DEFAULT_SERVICE_NAME),
+  PUBLIC_AGENT_ACCESS: booleanText.default(true),
+  DISABLED_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(86400).default(DEFAULT_DISABLED_RETRY_AFTER_SECONDS),
+  UPSTASH_REDIS_REST_URL: optionalText,
+  UPSTASH_REDIS_REST_TOKEN: optionalText,
+  KV_REST_API_URL: optionalText,
+  KV_REST_API_TOKEN: optionalText,
+  TRUST_PROXY: listText,
+  MCP_ALLOWED_ORIGINS: listText,
+  FLAGS_SECRET: optionalText,
+})
+
+export type DeploymentKind = 'local' | 'preview' | 'production'
+
+export interface SiteConfig {
+  host: string
+  port: number
+  /** Bare origin without a trailing slash, e.g. `https://agents.example.com`. */
+  baseUrl: string
+  deployment: DeploymentKind
+  onVercel: boolean
+  /** Non-production deployments ask crawlers not to index them. */
+  noindex: boolean
+  appUrl: string
+  serviceName: string
+  publicAgentAccessDefault: boolean
+  disabledRetryAfterSeconds: number
+  upstash: { url: string; token: string } | null
+  trustProxy: string[]
+  mcpAllowedOrigins: string[]
+  flagsSecret: string | undefined
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Parses an environment (by default `process.env`) into the site's settings. */
+export function parseConfig(env: Record<string, string | undefined>): SiteConfig {
+  const parsed = EnvSchema.safeParse(env)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`)
+  }
+  const e = parsed.data
+  const onVercel = e.VERCEL === '1' || e.VERCEL_ENV !== undefined
+  const deployment: DeploymentKind = !e.VERCEL_ENV ? 'local' : e.VERCEL_ENV === 'production' ? 'production' : 'preview'
+  const upstashUrl = e.UPSTASH_REDIS_REST_URL ?? e.KV_REST_API_URL
+  const upstashToken = e.UPSTASH_REDIS_REST_TOKEN ?? e.KV_REST_API_TOKEN
+  if (Boolean(upstashUrl) !== Boolean(upstashToken)) {
+    throw new ConfigError(
+      'Invalid environment:\n  UPSTASH_REDIS_REST_URL / UPSTASH_REDIS_REST_TOKEN (or KV_REST_API_URL / KV_REST_API_TOKEN): set both or neither',
+    )
+  }
+  return Object.freeze({
+    host: e.HOST,
+    port: e.PORT,
+    baseUrl: resolveBaseUrl(e),
+    deployment,
+    onVercel,
+    noindex: deployment === 'preview',
+    appUrl: e.APP_URL.replace(/\/+$/, ''),
+    serviceName: e.SERVICE_NAME,
+    publicAgentAccessDefault: e.PUBLIC_AGENT_ACCESS,
+    disabledRetryAfterSeconds: e.DISABLED_RETRY_AFTER_SECONDS,
+    upstash: upstashUrl && upstashToken ? { url: upstashUrl, token: upstashToken } : null,
+    trustProxy: e.TRUST_PROXY,
+    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
+    flagsSecret: e.FLAGS_SECRET,
+  })
+}
+
+/**
+ * decisions.md: `BASE_URL` when set; else on Vercel the deployment's own URL (branch or deployment URL on
+ * previews, the production URL in production), https; else `http://localhost:${PORT}`.
+ */
+function resolveBaseUrl(e: z.infer<typeof EnvSchema>): string {
+  if (e.BASE_URL) return toOrigin(e.BASE_URL, 'BASE_URL')
+  if (e.VERCEL_ENV === 'production' && e.VERCEL_PROJECT_PRODUCTION_URL) {
+    return toOrigin(`https://${e.VERCEL_PROJECT_PRODUCTION_URL}`, 'VERCEL_PROJECT_PRODUCTION_URL')
+  }
+  const deploymentHost = e.VERCEL_BRANCH_URL ?? e.VERCEL_URL
+  if (e.VERCEL_ENV && deploymentHost) return toOrigin(`https://${deploymentHost}`, e.VERCEL_BRANCH_URL ? 'VERCEL_BRANCH_URL' : 'VERCEL_URL')
+  return `http://localhost:${e.PORT}`
+}
+
+/** The base URL must be a bare origin: well-known documents and robots.txt live at the origin root. */
+function toOrigin(value: string, variable: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new ConfigError(`Invalid environment:\n  ${variable}: expected an absolute http(s) URL such as https://agents.example.com, got "${value}"`)
+  }
+  if (!/^https?:$/.test(url.protocol) || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) {
+    throw new ConfigError(
+      `Invalid environment:\n  ${variable}: expected a bare origin (scheme and host, no path, query or credentials) such as https://agents.example.com, got "${value}"`,
+    )
+  }
+  return url.origin
+}
+
+let cached: SiteConfig | undefined
+
+/** The settings of this process, parsed from `process.env` on first use. */
+export function getConfig(): SiteConfig {
+  cached ??= parseConfig(process.env)
+  return cached
+}

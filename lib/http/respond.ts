@@ -1,0 +1,59 @@
+/**
+ * Builds web-standard responses from precomputed bodies and header lists. HEAD gets the GET headers
+ * (with the GET body's Content-Length) and no body.
+ */
+import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
+import type { ProblemDetails } from '../contract/schemas.ts'
+import { API_HEADERS, CONTENT_TYPES, type HeaderList } from './headers.ts'
+
+const encoder = new TextEncoder()
+
+/** A body serialized once, with its byte length. */
+export interface PreparedBody {
+  text: string
+  bytes: Uint8Array
+}
+
+export function prepareBody(text: string): PreparedBody {
+  return { text, bytes: encoder.encode(text) }
+}
+
+export function prepareJson(value: unknown): PreparedBody {
+  return prepareBody(JSON.stringify(value))
+}
+
+export function respond(
+  request: Request,
+  status: number,
+  body: PreparedBody | null,
+  contentType: string | null,
+  ...headerLists: HeaderList[]
+): Response {
+  const headers = new Headers()
+  for (const list of headerLists) for (const [name, value] of list) headers.append(name, value)
+  if (body) {
+    if (contentType) headers.set('Content-Type', contentType)
+    headers.set('Content-Length', String(body.bytes.byteLength))
+  }
+  const sendBody = body && request.method !== 'HEAD' ? body.bytes : null
+  return new Response(sendBody as BodyInit | null, { status, headers })
+}
+
+/** The ProblemDetails object of a contract error code; `type` is absolute under the base URL. */
+export function buildProblem(code: ProblemCode, problemTypeUrl: (code: string) => string, overrides: Partial<Pick<ProblemDetails, 'detail' | 'resolution' | 'instance'>> = {}): ProblemDetails {
+  const definition = PROBLEMS[code]
+  return {
+    type: problemTypeUrl(code),
+    title: definition.title,
+    status: definition.status,
+    code,
+    detail: overrides.detail ?? definition.detail,
+    resolution: overrides.resolution ?? definition.resolution,
+    ...(overrides.instance ? { instance: overrides.instance } : {}),
+  }
+}
+
+/** A REST error: problem+json with the API headers plus any extra ones (Allow, Retry-After, rate limits). */
+export function respondProblem(request: Request, problem: ProblemDetails, ...extraHeaders: HeaderList[]): Response {
+  return respond(request, problem.status, prepareJson(problem), CONTENT_TYPES.problem, API_HEADERS, ...extraHeaders)
+}

@@ -1,0 +1,50 @@
+/**
+ * The running deployment in one object: its settings, validated content, published URLs and the
+ * values content placeholders are filled with. Built once per process.
+ */
+import { CONTRACT_VERSION, MCP_PROTOCOL_VERSION } from './contract/constants.ts'
+import { getContent, loadContent, type SiteContent, type TemplateValues } from './content/load.ts'
+import { getConfig, type SiteConfig } from './env.ts'
+import { buildSiteUrls, type SiteUrls } from './site-urls.ts'
+
+export interface Site {
+  config: SiteConfig
+  content: SiteContent
+  urls: SiteUrls
+  templateValues: TemplateValues
+}
+
+export function buildSite(config: SiteConfig, content: SiteContent = loadContent()): Site {
+  return {
+    config,
+    content,
+    urls: buildSiteUrls(config.baseUrl),
+    templateValues: {
+      base_url: config.baseUrl,
+      app_url: config.appUrl,
+      service: config.serviceName,
+      contract_version: CONTRACT_VERSION,
+      mcp_protocol_version: MCP_PROTOCOL_VERSION,
+    },
+  }
+}
+
+let cached: Site | undefined
+
+export function getSite(): Site {
+  cached ??= buildSite(getConfig(), getContent())
+  return cached
+}
+
+/** Derives a value from the site once per process (bodies, documents, catalogs). */
+export function perSite<T>(build: (site: Site) => T): () => T {
+  let value: T | undefined
+  let built = false
+  return () => {
+    if (!built) {
+      value = build(getSite())
+      built = true
+    }
+    return value as T
+  }
+}

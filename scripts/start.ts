@@ -1,0 +1,36 @@
+/**
+ * `npm start`: serves the built site on HOST:PORT (default 127.0.0.1:3000) with Next's request handler.
+ * A custom server rather than `next start`, because only here is the TCP peer address known: the
+ * client identity used for quotas is derived from the socket (lib/client-address.ts), and the
+ * deployment-wide `X-Robots-Tag` of preview deployments is set at run time.
+ */
+import { createServer } from 'node:http'
+import next from 'next'
+import { getConfig } from '../lib/env.ts'
+import { loadContent } from '../lib/content/load.ts'
+
+process.env.NEXT_TELEMETRY_DISABLED = '1'
+const config = getConfig()
+// Fail fast, with the file and field, when a content edit is wrong.
+loadContent()
+
+const app = next({ dev: false, hostname: config.host, port: config.port })
+const handle = app.getRequestHandler()
+await app.prepare()
+
+const server = createServer((request, response) => {
+  if (config.noindex) response.setHeader('X-Robots-Tag', 'noindex')
+  void handle(request, response)
+})
+server.keepAliveTimeout = 65_000
+server.listen(config.port, config.host, () => {
+  console.log(`Cadence site ready on http://${config.host}:${config.port} (base URL ${config.baseUrl})`)
+})
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    server.close()
+    server.closeAllConnections()
+    process.exit(0)
+  })
+}
