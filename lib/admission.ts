@@ -3,26 +3,67 @@
  * admitted before any handler runs: the rollout state of `public_agent_access`, then the per-client
  * quota. The answer carries the headers every admitted or refused response must show.
  */
+import {
+  isClientAddressResolvedByServer,
+  readClientAddress,
+  type ClientAddressSource,
+} from './client-address.ts'
 import { getConfig } from './env.ts'
 import type { HeaderList } from './http/headers.ts'
+import { quotaBucketKey } from './net/ip-address.ts'
+import { quotaHeaders } from './quota/quota-headers.ts'
+import { getQuota, type Quota } from './quota/quota.ts'
+import { quotaHeaderValues } from './quota/token-bucket.ts'
+import { isPublicAgentAccessEnabled } from './rollout/public-agent-access.ts'
 
+/**
+ * `headers`: admitted → the five rate-limit headers; `rate_limit_exceeded` → the same plus
+ * `Retry-After`; `public_agent_access_disabled` → `Retry-After` only (nothing was spent).
+ */
 export type Admission =
   | { admitted: true; headers: HeaderList }
   | { admitted: false; reason: 'public_agent_access_disabled'; retryAfterSeconds: number; headers: HeaderList }
   | { admitted: false; reason: 'rate_limit_exceeded'; retryAfterSeconds: number; headers: HeaderList }
 
-const NO_HEADERS: HeaderList = []
+interface AdmissionContext {
+  quota: Quota
+  addressSource: ClientAddressSource
+  disabled: Admission
+}
 
-export async function admitAgentRequest(_request: Request): Promise<Admission> {
+let context: AdmissionContext | undefined
+
+function getContext(): AdmissionContext {
+  if (context) return context
   const config = getConfig()
-  if (!config.publicAgentAccessDefault) {
-    const retryAfterSeconds = config.disabledRetryAfterSeconds
-    return {
+  const retryAfterSeconds = config.disabledRetryAfterSeconds
+  const addressSource: ClientAddressSource = config.onVercel ? 'vercel' : isClientAddressResolvedByServer() ? 'server' : 'unverified'
+  if (addressSource === 'unverified') {
+    console.warn(
+      '[quota] not started through `npm start` (scripts/start.ts): client addresses come from request headers a client can forge, so quotas can be dodged',
+    )
+  }
+  context = {
+    quota: getQuota(),
+    addressSource,
+    disabled: Object.freeze({
       admitted: false,
       reason: 'public_agent_access_disabled',
       retryAfterSeconds,
-      headers: [['Retry-After', String(retryAfterSeconds)]],
-    }
+      headers: Object.freeze([Object.freeze(['Retry-After', String(retryAfterSeconds)] as const)]),
+    }),
   }
-  return { admitted: true, headers: NO_HEADERS }
+  return context
+}
+
+export async function admitAgentRequest(request: Request): Promise<Admission> {
+  const { quota, addressSource, disabled } = getContext()
+  if (!(await isPublicAgentAccessEnabled(request))) return disabled
+  const key = quotaBucketKey(readClientAddress(request, addressSource))
+  const pending = quota.consume(key)
+  const decision = pending instanceof Promise ? await pending : pending
+  const values = quotaHeaderValues(decision, Date.now())
+  const headers = quotaHeaders(values)
+  if (decision.allowed) return { admitted: true, headers }
+  return { admitted: false, reason: 'rate_limit_exceeded', retryAfterSeconds: values.retryAfter ?? values.reset, headers }
 }

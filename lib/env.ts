@@ -3,6 +3,7 @@
  * error naming the variable when a value is wrong; `.env.example` documents the same list.
  */
 import { z } from 'zod'
+import { parseTrustedProxies } from './client-address.ts'
 import { DEFAULT_DISABLED_RETRY_AFTER_SECONDS, DEFAULT_SERVICE_NAME } from './contract/constants.ts'
 
 const booleanText = z
@@ -45,9 +46,20 @@ const EnvSchema = z.object({
   UPSTASH_REDIS_REST_TOKEN: optionalText,
   KV_REST_API_URL: optionalText,
   KV_REST_API_TOKEN: optionalText,
-  TRUST_PROXY: listText,
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9:_.-]*$/, 'letters, digits and : _ . -, starting with a letter or digit')
+    .default('cadence'),
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(5000).default(500),
+  TRUST_PROXY: listText.superRefine((entries, context) => {
+    const { invalid } = parseTrustedProxies(entries)
+    if (invalid.length > 0) context.addIssue({ code: 'custom', message: `not an IP address or CIDR range: ${invalid.join(', ')}` })
+  }),
   MCP_ALLOWED_ORIGINS: listText,
-  FLAGS_SECRET: optionalText,
+  FLAGS_SECRET: optionalText.refine(
+    (value) => value === undefined || (/^[A-Za-z0-9_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64url').length === 32),
+    'must be 32 random bytes in base64url, e.g. node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))"',
+  ),
 })
 
 export type DeploymentKind = 'local' | 'preview' | 'production'
@@ -66,6 +78,11 @@ export interface SiteConfig {
   publicAgentAccessDefault: boolean
   disabledRetryAfterSeconds: number
   upstash: { url: string; token: string } | null
+  /** Prefix of every Redis key the site writes (quota buckets, rollout setting): one per deployment sharing a database. */
+  redisKeyPrefix: string
+  /** Deadline of one Upstash REST call; past it the quota falls back to the in-process store. */
+  redisTimeoutMs: number
+  /** Addresses or CIDR ranges of proxies whose `X-Forwarded-For` `npm start` believes (validated). */
   trustProxy: string[]
   mcpAllowedOrigins: string[]
   flagsSecret: string | undefined
@@ -104,6 +121,8 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
     publicAgentAccessDefault: e.PUBLIC_AGENT_ACCESS,
     disabledRetryAfterSeconds: e.DISABLED_RETRY_AFTER_SECONDS,
     upstash: upstashUrl && upstashToken ? { url: upstashUrl, token: upstashToken } : null,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
     flagsSecret: e.FLAGS_SECRET,

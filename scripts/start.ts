@@ -6,6 +6,12 @@
  */
 import { createServer } from 'node:http'
 import next from 'next'
+import {
+  CLIENT_ADDRESS_HEADER,
+  createClientAddressResolver,
+  FORWARDED_FOR_HEADER,
+  markClientAddressResolvedByServer,
+} from '../lib/client-address.ts'
 import { getConfig } from '../lib/env.ts'
 import { loadContent } from '../lib/content/load.ts'
 
@@ -14,11 +20,19 @@ const config = getConfig()
 // Fail fast, with the file and field, when a content edit is wrong.
 loadContent()
 
+// Client identity (lib/client-address.ts): the TCP peer, or what a TRUST_PROXY peer forwarded. Whatever
+// the client sent in X-Forwarded-For / X-Real-IP is overwritten, so handlers can trust X-Real-IP.
+const resolveClientAddress = createClientAddressResolver(config.trustProxy)
+markClientAddressResolvedByServer()
+
 const app = next({ dev: false, hostname: config.host, port: config.port })
 const handle = app.getRequestHandler()
 await app.prepare()
 
 const server = createServer((request, response) => {
+  const clientAddress = resolveClientAddress(request.socket.remoteAddress, request.headers[FORWARDED_FOR_HEADER])
+  request.headers[FORWARDED_FOR_HEADER] = clientAddress
+  request.headers[CLIENT_ADDRESS_HEADER] = clientAddress
   if (config.noindex) response.setHeader('X-Robots-Tag', 'noindex')
   void handle(request, response)
 })

@@ -1,0 +1,17 @@
+/**
+ * The process's one Upstash Redis client, built from `UPSTASH_REDIS_REST_URL`/`_TOKEN` (or Vercel's
+ * `KV_REST_API_URL`/`_TOKEN`); `null` when neither is configured (embedded mode).
+ */
+import type { Redis } from '@upstash/redis'
+import { getConfig } from '../env.ts'
+import { createUpstashRedis } from './upstash-client.ts'
+
+let client: Redis | null | undefined
+
+export function getSharedRedis(): Redis | null {
+  if (client === undefined) {
+    const { upstash, redisTimeoutMs } = getConfig()
+    client = upstash ? createUpstashRedis({ url: upstash.url, token: upstash.token, timeoutMs: redisTimeoutMs }) : null
+  }
+  return client
+}
