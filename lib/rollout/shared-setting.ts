@@ -35,7 +35,7 @@ export interface RolloutTransition {
   by: string
 }
 
-/** Sets the shared value and records the transition; returns it (with the previous value). */
+/** Sets the shared value and, when it changed, records the transition; returns it (with the previous value). */
 export async function writeSharedSetting(redis: Redis, redisKeyPrefix: string, enabled: boolean, by: string): Promise<RolloutTransition> {
   const key = rolloutSettingKey(redisKeyPrefix)
   const previous = await redis.set(key, String(enabled), { get: true })
@@ -46,6 +46,7 @@ export async function writeSharedSetting(redis: Redis, redisKeyPrefix: string, e
     at: new Date().toISOString(),
     by,
   }
+  if (transition.from === enabled) return transition
   const historyKey = rolloutHistoryKey(redisKeyPrefix)
   await redis.lpush(historyKey, JSON.stringify(transition))
   await redis.ltrim(historyKey, 0, ROLLOUT_HISTORY_LENGTH - 1)
