@@ -52,7 +52,7 @@ async function collectUrls(site: RunningSite): Promise<{ path: string; url: stri
   return found
 }
 
-describe.each([
+describe.each<{ label: string; env: Record<string, string>; base: string; noindex: boolean }>([
   {
     label: 'a configured BASE_URL',
     env: { BASE_URL: 'https://agents.cadence.example' },
