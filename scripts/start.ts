@@ -23,14 +23,32 @@ await app.prepare()
 
 const server = createServer((request, response) => {
   if (config.noindex) response.setHeader('X-Robots-Tag', 'noindex')
-  const path = (request.url ?? '/').split('?')[0] ?? '/'
-  if (!isDecodable(path)) {
-    // Next answers a malformed percent-encoding in a dynamic segment with a 500: answer it here.
+  request.url = toOriginForm(request.url)
+  const path = request.url.split('?')[0] ?? '/'
+  if (!isDecodable(path) || (path.includes('//') && isAgentApiPath(path))) {
+    // Next answers a malformed percent-encoding in a dynamic segment with a 500, and redirects
+    // repeated slashes: under the agent API both are just paths that are not operations.
     void answerMalformedPath(request, response, path)
     return
   }
   void handle(request, response)
 })
+
+/** RFC 9112 §3.2.2: a server must accept an absolute-form target; Next expects origin-form. */
+function toOriginForm(target: string | undefined): string {
+  if (!target) return '/'
+  if (target.startsWith('/')) return target
+  try {
+    const url = new URL(target)
+    return `${url.pathname}${url.search}`
+  } catch {
+    return '/'
+  }
+}
+
+function isAgentApiPath(path: string): boolean {
+  return path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`)
+}
 
 function isDecodable(path: string): boolean {
   try {
@@ -42,7 +60,7 @@ function isDecodable(path: string): boolean {
 }
 
 async function answerMalformedPath(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
-  if (path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`)) {
+  if (isAgentApiPath(path)) {
     request.resume()
     await writeWebResponse(await handleAgentRestRequest(toWebRequest(request, config.baseUrl, null)), response)
     return
