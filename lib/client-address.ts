@@ -52,6 +52,30 @@ export function createClientAddressResolver(trustProxy: readonly string[]): Clie
   }
 }
 
+/** The parts of a Node `IncomingMessage` whose client headers the custom server overwrites. */
+export interface MutableRequestHeaders {
+  headers: Record<string, string | string[] | undefined>
+  rawHeaders: string[]
+}
+
+/**
+ * Replaces every `X-Forwarded-For` / `X-Real-IP` the client sent with the resolved address, in both
+ * `headers` and `rawHeaders` (code that rebuilds a request from `rawHeaders` must not see the originals).
+ */
+export function overwriteClientAddressHeaders(request: MutableRequestHeaders, address: string): void {
+  request.headers[FORWARDED_FOR_HEADER] = address
+  request.headers[CLIENT_ADDRESS_HEADER] = address
+  const raw = request.rawHeaders
+  const rewritten: string[] = []
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase()
+    if (name === FORWARDED_FOR_HEADER || name === CLIENT_ADDRESS_HEADER) continue
+    rewritten.push(raw[i] as string, raw[i + 1] as string)
+  }
+  rewritten.push('X-Forwarded-For', address, 'X-Real-IP', address)
+  request.rawHeaders = rewritten
+}
+
 const RESOLVED_MARK = Symbol.for('cadence.client-address-resolved-by-server')
 
 /** Called by the custom server (scripts/start.ts): every request's client header was written from the socket. */

@@ -7,10 +7,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import next from 'next'
 import {
-  CLIENT_ADDRESS_HEADER,
   createClientAddressResolver,
   FORWARDED_FOR_HEADER,
   markClientAddressResolvedByServer,
+  overwriteClientAddressHeaders,
 } from '../lib/client-address.ts'
 import { getConfig } from '../lib/env.ts'
 import { loadContent } from '../lib/content/load.ts'
@@ -33,9 +33,7 @@ const handle = app.getRequestHandler()
 await app.prepare()
 
 const server = createServer((request, response) => {
-  const clientAddress = resolveClientAddress(request.socket.remoteAddress, request.headers[FORWARDED_FOR_HEADER])
-  request.headers[FORWARDED_FOR_HEADER] = clientAddress
-  request.headers[CLIENT_ADDRESS_HEADER] = clientAddress
+  overwriteClientAddressHeaders(request, resolveClientAddress(request.socket.remoteAddress, request.headers[FORWARDED_FOR_HEADER]))
   if (config.noindex) response.setHeader('X-Robots-Tag', 'noindex')
   request.url = toOriginForm(request.url)
   const path = request.url.split('?')[0] ?? '/'

@@ -158,3 +158,16 @@ describe('configuration of the quota and rollout', () => {
     expect(() => parseConfig({ REDIS_KEY_PREFIX: 'has space' })).toThrow(/REDIS_KEY_PREFIX/)
   })
 })
+
+describe('overwriting the client headers (npm start)', () => {
+  it('replaces every X-Forwarded-For and X-Real-IP line, in headers and rawHeaders', async () => {
+    const { overwriteClientAddressHeaders } = await import('../../lib/client-address.ts')
+    const request = {
+      headers: { host: 'x', 'x-forwarded-for': '1.1.1.1, 2.2.2.2', 'x-real-ip': '3.3.3.3' } as Record<string, string | string[] | undefined>,
+      rawHeaders: ['Host', 'x', 'X-Forwarded-For', '1.1.1.1', 'x-real-ip', '3.3.3.3', 'X-FORWARDED-FOR', '2.2.2.2', 'Accept', '*/*'],
+    }
+    overwriteClientAddressHeaders(request, '198.51.100.7')
+    expect(request.headers).toEqual({ host: 'x', 'x-forwarded-for': '198.51.100.7', 'x-real-ip': '198.51.100.7' })
+    expect(request.rawHeaders).toEqual(['Host', 'x', 'Accept', '*/*', 'X-Forwarded-For', '198.51.100.7', 'X-Real-IP', '198.51.100.7'])
+  })
+})

@@ -1,0 +1,280 @@
+/**
+ * The per-client quota against the built site (`npm start`): exact headers over a burst and after
+ * refill, in-process and in Upstash Redis (a real redis-server behind the REST bridge); two instances
+ * sharing one quota; client identity from the TCP peer (spoofed forwarding headers change nothing,
+ * TRUST_PROXY is honoured, IPv6 by /64); Redis stopped or hanging under load → no 5xx, then recovery.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loopbackClient, type LoopbackClient, type SimpleResponse } from '../support/http-client.ts'
+import {
+  burstUntilThrottled,
+  expectAdmitted,
+  expectThrottled,
+  freshLoopbackAddress,
+  refillBounds,
+  timed,
+  type TimedResponse,
+} from '../support/quota-assertions.ts'
+import { startRedis, type RunningRedis } from '../support/redis.ts'
+import { startSite, type RunningSite } from '../support/site-server.ts'
+import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.ts'
+
+const BASE = 'https://agents.example.com'
+const HEALTH = '/api/agent/v1/health'
+
+let redis: RunningRedis
+let bridge: UpstashBridge
+let memorySite: RunningSite
+let sharedA: RunningSite
+let sharedB: RunningSite
+const clients: LoopbackClient[] = []
+
+function client(address = freshLoopbackAddress()): LoopbackClient {
+  const created = loopbackClient(address)
+  clients.push(created)
+  return created
+}
+
+beforeAll(async () => {
+  redis = await startRedis()
+  bridge = await startUpstashBridge({ redisPort: redis.port })
+  const upstashEnv = {
+    BASE_URL: BASE,
+    UPSTASH_REDIS_REST_URL: bridge.url,
+    UPSTASH_REDIS_REST_TOKEN: bridge.token,
+    REDIS_KEY_PREFIX: `quota-test-${process.pid}`,
+  }
+  ;[memorySite, sharedA, sharedB] = await Promise.all([
+    // 127.0.0.1 plays a reverse proxy; every other loopback address is a direct client.
+    startSite({ BASE_URL: BASE, TRUST_PROXY: '127.0.0.1' }),
+    startSite(upstashEnv),
+    startSite(upstashEnv),
+  ])
+})
+
+afterAll(async () => {
+  for (const c of clients) c.close()
+  await Promise.all([memorySite?.stop(), sharedA?.stop(), sharedB?.stop()])
+  await bridge?.stop()
+  await redis?.dispose()
+})
+
+const get = (site: RunningSite, c: LoopbackClient, headers?: Record<string, string>) => () => c.get(`${site.origin}${HEALTH}`, headers)
+
+describe('in-process store (no Upstash configured)', () => {
+  it('a burst of 151: Remaining counts down from 149 with exact headers, then 429 with Retry-After', async () => {
+    const c = client()
+    const { admitted, all } = await burstUntilThrottled([get(memorySite, c)], { count: 151, base: BASE, path: HEALTH })
+    expect(admitted).toBeGreaterThanOrEqual(150)
+    expectAdmitted((all[0] as TimedResponse).response, 149)
+  })
+
+  it('refills one token per 500 ms after the 429', async () => {
+    const c = client()
+    const { admitted, all } = await burstUntilThrottled([get(memorySite, c)], { count: 151, base: BASE, path: HEALTH })
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    const after = await timed(get(memorySite, c))
+    const { min, max } = refillBounds(all[0] as TimedResponse, after)
+    // 150 + refills tokens in all, admitted + 1 spent now.
+    const remaining = Number(after.response.headers['ratelimit-remaining'])
+    expect(remaining).toBeGreaterThanOrEqual(150 + min - admitted - 1)
+    expect(remaining).toBeLessThanOrEqual(150 + max - admitted - 1)
+    expectAdmitted(after.response, remaining)
+  })
+
+  it('the quota spends nothing on static documents', async () => {
+    const c = client()
+    for (let i = 0; i < 3; i++) {
+      const response = await c.get(`${memorySite.origin}/robots.txt`)
+      expect(response.status).toBe(200)
+      expect(response.headers['ratelimit-limit']).toBeUndefined()
+    }
+    expectAdmitted(await c.get(`${memorySite.origin}${HEALTH}`), 149)
+  })
+
+  it('every REST path spends it, including unknown endpoints and resources', async () => {
+    const c = client()
+    const paths = ['/api/agent/v1/capabilities', '/api/agent/v1/nope', '/api/agent/v1/resources/nope', '/api/agent/v1/resources']
+    const first = await timed(() => c.get(`${memorySite.origin}${paths[0]}`))
+    const results = [first]
+    for (const path of paths.slice(1)) results.push(await timed(() => c.get(`${memorySite.origin}${path}`)))
+    expect(results.map((r) => r.response.status)).toEqual([200, 404, 404, 200])
+    results.forEach((result, i) => {
+      const { min, max } = refillBounds(first, result)
+      const remaining = Number(result.response.headers['ratelimit-remaining'])
+      expect(remaining).toBeGreaterThanOrEqual(149 - i + min)
+      expect(remaining).toBeLessThanOrEqual(Math.min(149, 149 - i + max))
+      expect(result.response.headers['ratelimit-reset']).toBe(String(Math.ceil((150 - remaining) / 2)))
+    })
+  })
+})
+
+/** Sends the requests in order and expects them to count down one bucket from 149. */
+async function expectOneBucket(sends: Array<() => Promise<SimpleResponse>>): Promise<void> {
+  const results: TimedResponse[] = []
+  for (const send of sends) results.push(await timed(send))
+  results.forEach((result, i) => {
+    const { min, max } = refillBounds(results[0] as TimedResponse, result)
+    const remaining = Number(result.response.headers['ratelimit-remaining'])
+    expect(remaining, `request ${i + 1}`).toBeGreaterThanOrEqual(149 - i + min)
+    expect(remaining, `request ${i + 1}`).toBeLessThanOrEqual(Math.min(149, 149 - i + max))
+    expectAdmitted(result.response, remaining)
+  })
+}
+
+describe('client identity under npm start', () => {
+  it('a direct client cannot pick its bucket with X-Forwarded-For or X-Real-IP', async () => {
+    const c = client()
+    await expectOneBucket([
+      get(memorySite, c, { 'X-Forwarded-For': '198.51.100.1' }),
+      get(memorySite, c, { 'X-Forwarded-For': '198.51.100.2' }),
+      get(memorySite, c, { 'X-Real-IP': '198.51.100.3' }),
+      get(memorySite, c, { 'X-Forwarded-For': '2001:db8::1, 198.51.100.4', 'X-Real-IP': '198.51.100.5' }),
+      get(memorySite, c),
+    ])
+  })
+
+  it('the same holds with the default configuration (no TRUST_PROXY) and the Upstash store', async () => {
+    const c = client()
+    await expectOneBucket([
+      get(sharedA, c, { 'X-Forwarded-For': '198.51.100.1' }),
+      get(sharedA, c, { 'X-Forwarded-For': '198.51.100.2' }),
+      get(sharedA, c, { 'X-Real-IP': '198.51.100.3' }),
+      get(sharedA, c),
+    ])
+  })
+
+  it('two source addresses are two buckets', async () => {
+    expectAdmitted(await client().get(`${memorySite.origin}${HEALTH}`), 149)
+    expectAdmitted(await client().get(`${memorySite.origin}${HEALTH}`), 149)
+  })
+
+  it('behind a TRUST_PROXY peer, the right-most untrusted X-Forwarded-For hop is the client', async () => {
+    const proxy = client('127.0.0.1')
+    const via = (chain: string) => get(memorySite, proxy, { 'X-Forwarded-For': chain })
+    await expectOneBucket([via('203.0.113.50'), via('198.51.100.9, 203.0.113.50'), via('203.0.113.50, 127.0.0.1'), via('203.0.113.50')])
+    expectAdmitted(await via('203.0.113.51')(), 149)
+  })
+
+  it('IPv6 clients share one bucket per /64', async () => {
+    const proxy = client('127.0.0.1')
+    const via = (address: string) => get(memorySite, proxy, { 'X-Forwarded-For': address })
+    await expectOneBucket([via('2001:db8:1:2::1'), via('2001:db8:1:2:ffff:ffff:ffff:9'), via('2001:DB8:1:2:0:0:0:77')])
+    expectAdmitted(await via('2001:db8:1:3::1')(), 149)
+  })
+})
+
+describe('Upstash store: one quota for every instance', () => {
+  it('a burst of 151 with exact headers through Upstash', async () => {
+    const c = client()
+    const { admitted } = await burstUntilThrottled([get(sharedA, c)], { count: 151, base: BASE, path: HEALTH })
+    expect(admitted).toBeGreaterThanOrEqual(150)
+  })
+
+  it('two instances on one Redis enforce one combined quota', async () => {
+    const c = client()
+    const { admitted, all } = await burstUntilThrottled([get(sharedA, c), get(sharedB, c)], { count: 151, base: BASE, path: HEALTH })
+    // Alternating instances: with separate quotas 300 requests would pass; here 150 plus refills.
+    expect(admitted).toBeLessThan(200)
+    // The other instance refuses too (unless a token came back in between).
+    const last = all.at(-1) as TimedResponse
+    const other = await timed(all.length % 2 === 0 ? get(sharedA, c) : get(sharedB, c))
+    if (other.sentAt - last.receivedAt < 400) expectThrottled(other.response, BASE, HEALTH)
+  })
+
+  it('refills after the 429 as in process', async () => {
+    const c = client()
+    const { admitted, all } = await burstUntilThrottled([get(sharedB, c)], { count: 151, base: BASE, path: HEALTH })
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    const after = await timed(get(sharedA, c))
+    const { min, max } = refillBounds(all[0] as TimedResponse, after)
+    const remaining = Number(after.response.headers['ratelimit-remaining'])
+    expect(remaining).toBeGreaterThanOrEqual(150 + min - admitted - 1)
+    expect(remaining).toBeLessThanOrEqual(150 + max - admitted - 1)
+    expectAdmitted(after.response, remaining)
+  })
+})
+
+/**
+ * Keeps a steady load (about 20 requests per second, spread over 4 clients so no bucket runs dry) on
+ * both instances while `during` runs, and returns every answer.
+ */
+async function underLoad(during: () => Promise<void>): Promise<SimpleResponse[]> {
+  const loadClients = Array.from({ length: 4 }, () => client())
+  const answers: SimpleResponse[] = []
+  let running = true
+  const workers = [sharedA, sharedB].map(async (site, w) => {
+    let i = 0
+    while (running) {
+      const c = loadClients[(i++ * 2 + w) % loadClients.length] as LoopbackClient
+      const started = performance.now()
+      answers.push(await c.request(`${site.origin}${HEALTH}`, { timeoutMs: 5_000 }))
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 100 - (performance.now() - started))))
+    }
+  })
+  try {
+    await during()
+  } finally {
+    running = false
+    await Promise.all(workers)
+  }
+  return answers
+}
+
+async function expectSharedAgain(): Promise<void> {
+  // Recovery is automatic: within a couple of probe intervals, a fresh client's requests to both
+  // instances count down one bucket again.
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const c = client()
+    const a = await c.get(`${sharedA.origin}${HEALTH}`)
+    const b = await c.get(`${sharedB.origin}${HEALTH}`)
+    if (a.headers['ratelimit-remaining'] === '149' && b.headers['ratelimit-remaining'] === '148') return
+    if (Date.now() > deadline) throw new Error(`the shared store did not come back: ${a.headers['ratelimit-remaining']}, ${b.headers['ratelimit-remaining']}`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
+function countLines(output: string, text: string): number {
+  return output.split('\n').filter((line) => line.includes(text)).length
+}
+
+describe('Redis faults never cause a 5xx', () => {
+  it('Redis stopped mid-load: answers continue (in-process), logged once, the shared store returns after restart', async () => {
+    await expectSharedAgain()
+    const answers = await underLoad(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      await redis.stop()
+      await new Promise((resolve) => setTimeout(resolve, 2500))
+      await redis.start()
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    })
+    expect(answers.length).toBeGreaterThan(40)
+    expect(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body}`)).toEqual([])
+    expect(Math.max(...answers.map((a) => a.elapsedMs))).toBeLessThan(1000)
+    for (const answer of answers) expect(answer.headers['ratelimit-limit']).toBe('150')
+    await expectSharedAgain()
+    for (const site of [sharedA, sharedB]) {
+      expect(countLines(site.output(), '[quota] Upstash Redis failed')).toBe(1)
+      expect(countLines(site.output(), '[quota] Upstash Redis answers again')).toBe(1)
+    }
+  })
+
+  it('Redis hanging (SIGSTOP) mid-load: every answer within a second, then recovery', async () => {
+    const answers = await underLoad(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      redis.pause()
+      await new Promise((resolve) => setTimeout(resolve, 2000))
+      redis.resume()
+      await new Promise((resolve) => setTimeout(resolve, 300))
+    })
+    expect(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body}`)).toEqual([])
+    expect(Math.max(...answers.map((a) => a.elapsedMs))).toBeLessThan(1000)
+    await expectSharedAgain()
+    for (const site of [sharedA, sharedB]) {
+      expect(countLines(site.output(), '[quota] Upstash Redis failed')).toBe(2)
+      expect(site.output()).toMatch(/\[quota\] Upstash Redis failed \(TimeoutError/)
+      expect(countLines(site.output(), '[quota] Upstash Redis answers again')).toBe(2)
+    }
+  })
+})
