@@ -31,17 +31,23 @@ export async function freePort(): Promise<number> {
 }
 
 /** Environment variables of the developer's shell that would change the site under test. */
-const ISOLATED_VARIABLES = [
+export const ISOLATED_VARIABLES = [
   'BASE_URL', 'VERCEL', 'VERCEL_ENV', 'VERCEL_URL', 'VERCEL_BRANCH_URL', 'VERCEL_PROJECT_PRODUCTION_URL',
   'PUBLIC_AGENT_ACCESS', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'KV_REST_API_URL',
   'KV_REST_API_TOKEN', 'TRUST_PROXY', 'MCP_ALLOWED_ORIGINS', 'FLAGS_SECRET', 'APP_URL', 'SERVICE_NAME',
-  'DISABLED_RETRY_AFTER_SECONDS',
+  'DISABLED_RETRY_AFTER_SECONDS', 'REDIS_KEY_PREFIX', 'REDIS_TIMEOUT_MS',
 ]
+
+/** The test runner's environment without the variables that would change the site (Vite sets BASE_URL=/). */
+export function isolatedEnv(): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env }
+  for (const name of ISOLATED_VARIABLES) delete env[name]
+  return env
+}
 
 export async function startSite(env: Record<string, string> = {}, options: { port?: number } = {}): Promise<RunningSite> {
   const port = options.port ?? (await freePort())
-  const baseEnv: Record<string, string | undefined> = { ...process.env }
-  for (const name of ISOLATED_VARIABLES) delete baseEnv[name]
+  const baseEnv = isolatedEnv()
   const child = spawn(process.execPath, ['scripts/start.ts'], {
     cwd: projectRoot,
     env: { ...baseEnv, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...env },
