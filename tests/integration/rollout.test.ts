@@ -58,7 +58,7 @@ async function rollout(command: string): Promise<{ code: number; output: string;
   return await new Promise((resolve, reject) => {
     const child = spawn('npm', ['run', '--silent', 'rollout', '--', command], {
       cwd: projectRoot,
-      env: { ...isolatedEnv(), ...sharedEnv, PUBLIC_AGENT_ACCESS: 'false' },
+      env: { ...isolatedEnv(), ...sharedEnv, PUBLIC_AGENT_ACCESS: 'false' } as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
@@ -251,10 +251,12 @@ describe('cookies never cause a 5xx', () => {
       },
       hints: [],
     })
-    for (const headers of [{}, { Authorization: 'Bearer forged' }, { Cookie: forged[0] as string }]) {
+    const rejected: Array<Record<string, string>> = [{}, { Authorization: 'Bearer forged' }, { Cookie: forged[0] as string }]
+    for (const headers of rejected) {
       expect((await c.get(url, headers)).status).toBe(401)
     }
-    for (const headers of [{}, { Authorization: `Bearer ${proof}` }, { Authorization: 'Bearer forged', Cookie: forged[1] as string }]) {
+    const withoutSecret: Array<Record<string, string>> = [{}, { Authorization: `Bearer ${proof}` }, { Authorization: 'Bearer forged', Cookie: forged[1] as string }]
+    for (const headers of withoutSecret) {
       const response = await c.get(`${plain.origin}/.well-known/vercel/flags`, headers)
       expect(response.status).toBe(401)
       expect(response.body).toBe('null')
