@@ -58,7 +58,7 @@ async function rollout(command: string): Promise<{ code: number; output: string;
   return await new Promise((resolve, reject) => {
     const child = spawn('npm', ['run', '--silent', 'rollout', '--', command], {
       cwd: projectRoot,
-      env: { ...isolatedEnv(), ...sharedEnv, PUBLIC_AGENT_ACCESS: 'false' } as NodeJS.ProcessEnv,
+      env: { ...isolatedEnv(), ...sharedEnv, NODE_ENV: 'production', PUBLIC_AGENT_ACCESS: 'false' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
