@@ -104,6 +104,12 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
   const deployment: DeploymentKind = !e.VERCEL_ENV ? 'local' : e.VERCEL_ENV === 'production' ? 'production' : 'preview'
   const upstashUrl = e.UPSTASH_REDIS_REST_URL ?? e.KV_REST_API_URL
   const upstashToken = e.UPSTASH_REDIS_REST_TOKEN ?? e.KV_REST_API_TOKEN
+  // The Upstash client throws on a URL it cannot use; at run time that would be a 500 on every agent request.
+  if (upstashUrl && !/^https?:\/\/[^\s#$./?].\S*$/.test(upstashUrl)) {
+    throw new ConfigError(
+      `Invalid environment:\n  ${e.UPSTASH_REDIS_REST_URL ? 'UPSTASH_REDIS_REST_URL' : 'KV_REST_API_URL'}: expected the https:// REST URL of the database, got "${upstashUrl}"`,
+    )
+  }
   if (Boolean(upstashUrl) !== Boolean(upstashToken)) {
     throw new ConfigError(
       'Invalid environment:\n  UPSTASH_REDIS_REST_URL / UPSTASH_REDIS_REST_TOKEN (or KV_REST_API_URL / KV_REST_API_TOKEN): set both or neither',

@@ -171,3 +171,20 @@ describe('overwriting the client headers (npm start)', () => {
     expect(request.rawHeaders).toEqual(['Host', 'x', 'Accept', '*/*', 'X-Forwarded-For', '198.51.100.7', 'X-Real-IP', '198.51.100.7'])
   })
 })
+
+describe('Upstash configuration', () => {
+  it('accepts the REST URL and token, from either pair of variables', () => {
+    expect(parseConfig({ UPSTASH_REDIS_REST_URL: 'https://eu1-x.upstash.io', UPSTASH_REDIS_REST_TOKEN: 't' }).upstash).toEqual({
+      url: 'https://eu1-x.upstash.io',
+      token: 't',
+    })
+    expect(parseConfig({ KV_REST_API_URL: 'https://kv.example', KV_REST_API_TOKEN: 'k' }).upstash).toEqual({ url: 'https://kv.example', token: 'k' })
+  })
+
+  it('refuses a URL the client could not use, naming the variable', () => {
+    expect(() => parseConfig({ UPSTASH_REDIS_REST_URL: 'redis://localhost:6379', UPSTASH_REDIS_REST_TOKEN: 't' })).toThrow(
+      /UPSTASH_REDIS_REST_URL: expected the https:\/\/ REST URL/,
+    )
+    expect(() => parseConfig({ KV_REST_API_URL: 'eu1-x.upstash.io', KV_REST_API_TOKEN: 't' })).toThrow(/KV_REST_API_URL/)
+  })
+})
