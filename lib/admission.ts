@@ -64,6 +64,17 @@ export async function admitAgentRequest(request: Request): Promise<Admission> {
   const decision = pending instanceof Promise ? await pending : pending
   const values = quotaHeaderValues(decision, Date.now())
   const headers = quotaHeaders(values)
-  if (decision.allowed) return { admitted: true, headers }
-  return { admitted: false, reason: 'rate_limit_exceeded', retryAfterSeconds: values.retryAfter ?? values.reset, headers }
+  // Header lists are cached per value set, and so are the answers built on them: no allocation here.
+  let admission = answers.get(headers)
+  if (admission === undefined) {
+    admission = Object.freeze(
+      decision.allowed
+        ? { admitted: true, headers }
+        : { admitted: false, reason: 'rate_limit_exceeded', retryAfterSeconds: values.retryAfter ?? values.reset, headers },
+    )
+    answers.set(headers, admission)
+  }
+  return admission
 }
+
+const answers = new WeakMap<HeaderList, Admission>()

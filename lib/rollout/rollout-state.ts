@@ -62,7 +62,13 @@ export class RolloutState {
    * failed less than `maxAgeMs` ago is not awaited again: requests never queue behind a broken store.
    */
   current(): boolean | Promise<boolean> {
-    if (!this.#read) return this.#value
+    if (!this.#read) {
+      if (!this.#announced) {
+        this.#announced = true
+        this.#log.info(`[rollout] public_agent_access is ${this.#value ? 'enabled' : 'disabled'} (PUBLIC_AGENT_ACCESS; no shared rollout setting)`)
+      }
+      return this.#value
+    }
     if (this.#timer === null) this.#startTimer()
     const now = this.#now()
     if (now - this.#fetchedAt < this.#refreshMs) return this.#value

@@ -78,9 +78,16 @@ describe('rollout state', () => {
     return { now: () => now, advance: (ms: number) => (now += ms) }
   }
 
-  it('without a shared setting serves PUBLIC_AGENT_ACCESS synchronously', () => {
-    expect(new RolloutState({ fallback: false }).current()).toBe(false)
-    expect(new RolloutState({ fallback: true }).current()).toBe(true)
+  it('without a shared setting serves PUBLIC_AGENT_ACCESS synchronously, announced once', () => {
+    const { lines, log } = recordingLog()
+    const off = new RolloutState({ fallback: false, log })
+    expect(off.current()).toBe(false)
+    expect(off.current()).toBe(false)
+    expect(new RolloutState({ fallback: true, log }).current()).toBe(true)
+    expect(lines).toEqual([
+      'info [rollout] public_agent_access is disabled (PUBLIC_AGENT_ACCESS; no shared rollout setting)',
+      'info [rollout] public_agent_access is enabled (PUBLIC_AGENT_ACCESS; no shared rollout setting)',
+    ])
   })
 
   it('waits for the first read, then serves from memory and refreshes in the background', async () => {
