@@ -86,6 +86,10 @@ try {
   process.exitCode = await main(process.argv.slice(2))
 } catch (error) {
   if (error instanceof ConfigError) console.error(error.message)
-  else console.error(`[rollout] failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`)
+  else {
+    const cause = error instanceof Error && error.cause instanceof Error ? ` (${(error.cause as Error & { code?: string }).code ?? error.cause.message})` : ''
+    const reason = error instanceof Error ? `${error.name}: ${error.message}${cause}` : String(error)
+    console.error(`[rollout] failed: ${reason}. Check UPSTASH_REDIS_REST_URL/_TOKEN (or KV_REST_API_URL/_TOKEN).`)
+  }
   process.exitCode = 1
 }
