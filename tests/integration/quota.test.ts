@@ -4,6 +4,7 @@
  * sharing one quota; client identity from the TCP peer (spoofed forwarding headers change nothing,
  * TRUST_PROXY is honoured, IPv6 by /64); Redis stopped or hanging under load → no 5xx, then recovery.
  */
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loopbackClient, type LoopbackClient, type SimpleResponse } from '../support/http-client.ts'
 import {
@@ -18,9 +19,11 @@ import {
 import { startRedis, type RunningRedis } from '../support/redis.ts'
 import { startSite, type RunningSite } from '../support/site-server.ts'
 import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.ts'
+import { projectRoot } from '../support/paths.ts'
 
 const BASE = 'https://agents.example.com'
 const HEALTH = '/api/agent/v1/health'
+const ARTIFACTS = `${projectRoot}tests/.artifacts`
 
 let redis: RunningRedis
 let bridge: UpstashBridge
@@ -53,6 +56,9 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
+  // Server logs, for a failure's post-mortem (tests/.artifacts is ignored by git).
+  mkdirSync(ARTIFACTS, { recursive: true })
+  for (const [name, site] of Object.entries({ memorySite, sharedA, sharedB })) if (site) writeFileSync(`${ARTIFACTS}/quota-${name}.log`, site.output())
   for (const c of clients) c.close()
   await Promise.all([memorySite?.stop(), sharedA?.stop(), sharedB?.stop()])
   await bridge?.stop()
@@ -60,6 +66,25 @@ afterAll(async () => {
 })
 
 const get = (site: RunningSite, c: LoopbackClient, headers?: Record<string, string>) => () => c.get(`${site.origin}${HEALTH}`, headers)
+
+/**
+ * Runs `attempt` while the shared store answers. When this machine stalls a Redis call past the
+ * 500 ms deadline, the instance rightly counts in process for a second, and exact shared counts are
+ * off for that attempt: the instance logs it, and the attempt is repeated with a fresh client.
+ */
+async function whileSharedStoreAnswers<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    const before = [sharedA, sharedB].map((site) => site.output().length)
+    try {
+      return await attempt()
+    } catch (error) {
+      const stalled = [sharedA, sharedB].some((site, i) => site.output().slice(before[i]).includes('[quota] Upstash Redis failed'))
+      if (!stalled || tries === 3) throw error
+      console.warn(`[test] a Redis call outlived its deadline on this loaded machine; repeating (${String(error).slice(0, 200)})`)
+      await expectSharedAgain()
+    }
+  }
+}
 
 describe('in-process store (no Upstash configured)', () => {
   it('a burst of 151: Remaining counts down from 149 with exact headers, then 429 with Retry-After', async () => {
@@ -135,13 +160,15 @@ describe('client identity under npm start', () => {
   })
 
   it('the same holds with the default configuration (no TRUST_PROXY) and the Upstash store', async () => {
-    const c = client()
-    await expectOneBucket([
-      get(sharedA, c, { 'X-Forwarded-For': '198.51.100.1' }),
-      get(sharedA, c, { 'X-Forwarded-For': '198.51.100.2' }),
-      get(sharedA, c, { 'X-Real-IP': '198.51.100.3' }),
-      get(sharedA, c),
-    ])
+    await whileSharedStoreAnswers(async () => {
+      const c = client()
+      await expectOneBucket([
+        get(sharedA, c, { 'X-Forwarded-For': '198.51.100.1' }),
+        get(sharedA, c, { 'X-Forwarded-For': '198.51.100.2' }),
+        get(sharedA, c, { 'X-Real-IP': '198.51.100.3' }),
+        get(sharedA, c),
+      ])
+    })
   })
 
   it('two source addresses are two buckets', async () => {
@@ -166,32 +193,38 @@ describe('client identity under npm start', () => {
 
 describe('Upstash store: one quota for every instance', () => {
   it('a burst of 151 with exact headers through Upstash', async () => {
-    const c = client()
-    const { admitted } = await burstUntilThrottled([get(sharedA, c)], { count: 151, base: BASE, path: HEALTH })
-    expect(admitted).toBeGreaterThanOrEqual(150)
+    await whileSharedStoreAnswers(async () => {
+      const c = client()
+      const { admitted } = await burstUntilThrottled([get(sharedA, c)], { count: 151, base: BASE, path: HEALTH })
+      expect(admitted).toBeGreaterThanOrEqual(150)
+    })
   })
 
   it('two instances on one Redis enforce one combined quota', async () => {
-    const c = client()
-    const { admitted, all } = await burstUntilThrottled([get(sharedA, c), get(sharedB, c)], { count: 151, base: BASE, path: HEALTH })
-    // Alternating instances: with separate quotas 300 requests would pass; here 150 plus refills.
-    expect(admitted).toBeLessThan(200)
-    // The other instance refuses too (unless a token came back in between).
-    const last = all.at(-1) as TimedResponse
-    const other = await timed(all.length % 2 === 0 ? get(sharedA, c) : get(sharedB, c))
-    if (other.sentAt - last.receivedAt < 400) expectThrottled(other.response, BASE, HEALTH)
+    await whileSharedStoreAnswers(async () => {
+      const c = client()
+      const { admitted, all } = await burstUntilThrottled([get(sharedA, c), get(sharedB, c)], { count: 151, base: BASE, path: HEALTH })
+      // Alternating instances: with separate quotas 300 requests would pass; here 150 plus refills.
+      expect(admitted).toBeLessThan(200)
+      // The other instance refuses too (unless a token came back in between).
+      const last = all.at(-1) as TimedResponse
+      const other = await timed(all.length % 2 === 0 ? get(sharedA, c) : get(sharedB, c))
+      if (other.sentAt - last.receivedAt < 400) expectThrottled(other.response, BASE, HEALTH)
+    })
   })
 
   it('refills after the 429 as in process', async () => {
-    const c = client()
-    const { admitted, all } = await burstUntilThrottled([get(sharedB, c)], { count: 151, base: BASE, path: HEALTH })
-    await new Promise((resolve) => setTimeout(resolve, 1100))
-    const after = await timed(get(sharedA, c))
-    const { min, max } = refillBounds(all[0] as TimedResponse, after)
-    const remaining = Number(after.response.headers['ratelimit-remaining'])
-    expect(remaining).toBeGreaterThanOrEqual(150 + min - admitted - 1)
-    expect(remaining).toBeLessThanOrEqual(150 + max - admitted - 1)
-    expectAdmitted(after.response, remaining)
+    await whileSharedStoreAnswers(async () => {
+      const c = client()
+      const { admitted, all } = await burstUntilThrottled([get(sharedB, c)], { count: 151, base: BASE, path: HEALTH })
+      await new Promise((resolve) => setTimeout(resolve, 1100))
+      const after = await timed(get(sharedA, c))
+      const { min, max } = refillBounds(all[0] as TimedResponse, after)
+      const remaining = Number(after.response.headers['ratelimit-remaining'])
+      expect(remaining).toBeGreaterThanOrEqual(150 + min - admitted - 1)
+      expect(remaining).toBeLessThanOrEqual(150 + max - admitted - 1)
+      expectAdmitted(after.response, remaining)
+    })
   })
 })
 

@@ -114,8 +114,9 @@ export async function burstUntilThrottled(
     }
     admitted++
     const remaining = Number(result.response.headers['ratelimit-remaining'])
-    expect(remaining).toBeGreaterThanOrEqual(150 - admitted + min)
-    expect(remaining).toBeLessThanOrEqual(Math.min(149, 150 - admitted + max))
+    const context = `admitted request ${admitted} (sent +${Math.round(result.sentAt - first.sentAt)} ms, answered in ${Math.round(result.receivedAt - result.sentAt)} ms)`
+    expect(remaining, context).toBeGreaterThanOrEqual(150 - admitted + min)
+    expect(remaining, context).toBeLessThanOrEqual(Math.min(149, 150 - admitted + max))
     expectAdmitted(result.response, remaining)
   }
   throw new Error(`no 429 after ${all.length} requests (${admitted} admitted)`)
