@@ -121,7 +121,9 @@ export async function burstUntilThrottled(
     }
     admitted++
     const remaining = Number(result.response.headers['ratelimit-remaining'])
-    const context = `admitted request ${admitted} (sent +${Math.round(result.sentAt - first.sentAt)} ms, answered in ${Math.round(result.receivedAt - result.sentAt)} ms)`
+    const context = `admitted request ${admitted} (sent +${Math.round(result.sentAt - first.sentAt)} ms, answered in ${Math.round(result.receivedAt - result.sentAt)} ms); so far: ${all
+      .map((r) => `+${Math.round(r.sentAt - first.sentAt)}/${Math.round(r.receivedAt - r.sentAt)}ms→${r.response.headers['ratelimit-remaining']}`)
+      .join(' ')}`
     expect(remaining, context).toBeGreaterThanOrEqual(150 - admitted + min)
     expect(remaining, context).toBeLessThanOrEqual(Math.min(149, 150 - admitted + max))
     expectAdmitted(result.response, remaining)
