@@ -4,6 +4,7 @@
  * else in process. `consume` returns synchronously in embedded mode.
  */
 import { getConfig } from '../env.ts'
+import { processSingleton } from '../process-singleton.ts'
 import { getSharedRedis } from '../redis/shared-redis.ts'
 import { FailoverQuotaStore } from './failover-store.ts'
 import { MemoryQuotaStore } from './memory-store.ts'
@@ -19,19 +20,16 @@ export function quotaKeyPrefix(redisKeyPrefix: string): string {
   return `${redisKeyPrefix}:quota`
 }
 
-let quota: Quota | undefined
-
 export function getQuota(): Quota {
-  if (quota) return quota
+  return processSingleton('quota', createQuota)
+}
+
+function createQuota(): Quota {
   const config = getConfig()
   const redis = getSharedRedis()
   const local = new MemoryQuotaStore()
-  if (!redis) {
-    quota = { store: 'memory', consume: (key) => local.consume(key, Date.now()) }
-  } else {
-    const shared = new UpstashQuotaStore(redis, { prefix: quotaKeyPrefix(config.redisKeyPrefix), timeoutMs: config.redisTimeoutMs })
-    const failover = new FailoverQuotaStore(shared, local)
-    quota = { store: 'upstash', consume: (key) => failover.consume(key) }
-  }
-  return quota
+  if (!redis) return { store: 'memory', consume: (key) => local.consume(key, Date.now()) }
+  const shared = new UpstashQuotaStore(redis, { prefix: quotaKeyPrefix(config.redisKeyPrefix), timeoutMs: config.redisTimeoutMs })
+  const failover = new FailoverQuotaStore(shared, local)
+  return { store: 'upstash', consume: (key) => failover.consume(key) }
 }

@@ -4,14 +4,12 @@
  */
 import type { Redis } from '@upstash/redis'
 import { getConfig } from '../env.ts'
+import { processSingleton } from '../process-singleton.ts'
 import { createUpstashRedis } from './upstash-client.ts'
 
-let client: Redis | null | undefined
-
 export function getSharedRedis(): Redis | null {
-  if (client === undefined) {
+  return processSingleton('upstash-redis', () => {
     const { upstash, redisTimeoutMs } = getConfig()
-    client = upstash ? createUpstashRedis({ url: upstash.url, token: upstash.token, timeoutMs: redisTimeoutMs }) : null
-  }
-  return client
+    return { client: upstash ? createUpstashRedis({ url: upstash.url, token: upstash.token, timeoutMs: redisTimeoutMs }) : null }
+  }).client
 }

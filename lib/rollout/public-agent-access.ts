@@ -7,24 +7,22 @@
 import { flag } from 'flags/next'
 import { PUBLIC_AGENT_ACCESS_FLAG_KEY } from '../contract/constants.ts'
 import { getConfig } from '../env.ts'
+import { processSingleton } from '../process-singleton.ts'
 import { getSharedRedis } from '../redis/shared-redis.ts'
 import { RolloutState } from './rollout-state.ts'
 import { readSharedSetting } from './shared-setting.ts'
 
 export const FLAG_OVERRIDE_COOKIE = 'vercel-flag-overrides'
 
-let state: RolloutState | undefined
-
 export function getRolloutState(): RolloutState {
-  if (!state) {
+  return processSingleton('rollout-state', () => {
     const config = getConfig()
     const redis = getSharedRedis()
-    state = new RolloutState({
+    return new RolloutState({
       fallback: config.publicAgentAccessDefault,
       read: redis ? () => readSharedSetting(redis, config.redisKeyPrefix) : undefined,
     })
-  }
-  return state
+  })
 }
 
 export const publicAgentAccessFlag = flag<boolean>({

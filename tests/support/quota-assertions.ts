@@ -26,8 +26,9 @@ function rateLimitHeaders(response: SimpleResponse) {
   }
 }
 
-export function expectAdmitted(response: SimpleResponse, remaining: number): void {
-  expect(response.status, response.body).toBe(200)
+/** An admitted request's rate-limit headers (its status is 200 unless the route answered otherwise). */
+export function expectAdmitted(response: SimpleResponse, remaining: number, status = 200): void {
+  expect(response.status, response.body).toBe(status)
   const reset = resetFor(remaining)
   expect(rateLimitHeaders(response)).toEqual({
     'ratelimit-limit': '150',
