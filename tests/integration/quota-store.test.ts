@@ -6,6 +6,7 @@
  * expiry itself is covered by the in-process store's unit tests (it mirrors the script's PEXPIRE).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { FailoverQuotaStore } from '../../lib/quota/failover-store.ts'
 import { MemoryQuotaStore } from '../../lib/quota/memory-store.ts'
 import { bucketLifetimeMs, type QuotaDecision } from '../../lib/quota/token-bucket.ts'
 import { UpstashQuotaStore } from '../../lib/quota/upstash-store.ts'
@@ -72,5 +73,27 @@ describe('in-process and Upstash stores', () => {
     // The sequence really exercised refusals and refills.
     expect(refused).toBeGreaterThan(20)
     expect(refills).toBeGreaterThan(100)
+  })
+})
+
+describe('an erroring Upstash (wrong token: every call answered 401)', () => {
+  it('is a store failure: the in-process store answers, logged once', async () => {
+    vi.useRealTimers()
+    const client = createUpstashRedis({ url: bridge.url, token: 'not-the-token', timeoutMs: 500 })
+    const lines: string[] = []
+    const log = { warn: (m: string) => lines.push(m), info: (m: string) => lines.push(m) }
+    const store = new FailoverQuotaStore(new UpstashQuotaStore(client, { prefix: 'wrong-token', timeoutMs: 500 }), new MemoryQuotaStore(), { log })
+    const decisions = []
+    for (let i = 0; i < 5; i++) decisions.push(await store.consume('203.0.113.1'))
+    expect(decisions.map((d) => [d.allowed, d.remaining])).toEqual([
+      [true, 149],
+      [true, 148],
+      [true, 147],
+      [true, 146],
+      [true, 145],
+    ])
+    expect(store.mode).toBe('local')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/^\[quota\] Upstash Redis failed \(UpstashError: Unauthorized/)
   })
 })
