@@ -25,6 +25,27 @@ const listText = z
       .filter(Boolean),
   )
 
+/**
+ * Comma-separated web origins (`https://console.example.com`), normalised to their serialized form.
+ * MCP_ALLOWED_ORIGINS: browser origins besides the site's own that may call POST /mcp (lib/mcp/origin.ts).
+ */
+const originListText = listText.pipe(
+  z.array(
+    z.string().transform((value, context) => {
+      try {
+        const url = new URL(value)
+        if ((url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username) {
+          return url.origin
+        }
+      } catch {
+        // reported below
+      }
+      context.addIssue({ code: 'custom', message: `expected web origins such as https://console.example.com, got "${value}"` })
+      return z.NEVER
+    }),
+  ),
+)
+
 const EnvSchema = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -46,7 +67,7 @@ const EnvSchema = z.object({
   KV_REST_API_URL: optionalText,
   KV_REST_API_TOKEN: optionalText,
   TRUST_PROXY: listText,
-  MCP_ALLOWED_ORIGINS: listText,
+  MCP_ALLOWED_ORIGINS: originListText,
   FLAGS_SECRET: optionalText,
 })
 
