@@ -11,6 +11,7 @@ import {
   envelopeInvalid,
   headerMismatch,
   invalidRequest,
+  methodNotFound,
   unsupportedProtocolVersion,
   type JsonRpcId,
   type McpErrorAnswer,
@@ -209,6 +210,10 @@ function classifyModern(message: JsonRpcObject, id: JsonRpcId | null, method: st
   const name = nameProblem(message, method, headers.name, !notification)
   if (name) return reject(headerMismatch(id, name))
   if (!passesSdkShape(message)) return reject(invalidRequest(id, 'The message does not have the JSON-RPC 2.0 request shape MCP defines.'))
+  if (!notification && method === 'subscriptions/listen') {
+    // The endpoint answers one JSON body per request and never streams; its content only changes on deploy.
+    return reject(methodNotFound(id, method, 'This server offers no subscriptions: it never opens a stream, and its lists change only when it is redeployed (see their ttlMs caching hints).'))
+  }
   return { kind: 'modern', id, method, notification }
 }
 

@@ -116,6 +116,14 @@ export function forbiddenOrigin(detail: string): McpErrorAnswer {
   })
 }
 
+export const SERVED_METHODS_RESOLUTION =
+  'Use server/discover, tools/list, tools/call, resources/list, resources/templates/list or resources/read (legacy clients also initialize and ping).'
+
+/** A method this server does not serve (-32601, HTTP 404 on the 2026-07-28 transport). */
+export function methodNotFound(id: JsonRpcId | null, method: string, detail: string): McpErrorAnswer {
+  return answer(404, id, JSONRPC_ERROR.methodNotFound, 'Method not found', { detail: `${detail}`, method, resolution: SERVED_METHODS_RESOLUTION })
+}
+
 export function bodyTooLarge(): McpErrorAnswer {
   return answer(413, null, applicationErrorCode(413), 'Request body too large', {
     detail: `The request body exceeds ${MCP_MAX_BODY_BYTES} bytes.`,
@@ -135,14 +143,14 @@ export function batchTooLarge(): McpErrorAnswer {
 }
 
 /** Detail and resolution for errors the SDK produced itself (method not found and the like). */
-export function sdkErrorGuidance(code: number): { detail?: string; resolution: string } | undefined {
+export function sdkErrorGuidance(code: number, status: number): { resolution: string } | undefined {
   switch (code) {
     case JSONRPC_ERROR.methodNotFound:
-      return {
-        resolution:
-          'Use server/discover, tools/list, tools/call, resources/list, resources/templates/list or resources/read (legacy clients also initialize and ping).',
-      }
+      return { resolution: SERVED_METHODS_RESOLUTION }
     case JSONRPC_ERROR.invalidParams:
+      return status === 400
+        ? { resolution: PROBLEMS.mcp_header_mismatch.resolution }
+        : { resolution: 'Correct the params the message names and retry; tools/list gives the input schema of every tool.' }
     case JSONRPC_ERROR.headerMismatch:
       return { resolution: PROBLEMS.mcp_header_mismatch.resolution }
     case JSONRPC_ERROR.invalidRequest:

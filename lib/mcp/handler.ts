@@ -160,6 +160,29 @@ function preparedBytes(bytes: Uint8Array): PreparedBody {
   }
 }
 
+/** How long an SSE answer (never expected: the SDK is configured for JSON) is read before it is cut. */
+const SSE_READ_LIMIT_MS = 10_000
+
+/** Reads a streamed body to its end, or until the deadline: an open stream can never hang the request. */
+async function readStreamText(response: Response, limitMs: number): Promise<string> {
+  if (!response.body) return ''
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  const timer = setTimeout(() => void reader.cancel().catch(() => {}), limitMs)
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      chunks.push(value)
+    }
+  } catch {
+    // cancelled at the deadline: use what arrived
+  } finally {
+    clearTimeout(timer)
+  }
+  return utf8.decode(Buffer.concat(chunks))
+}
+
 /** The data of the last JSON event of an SSE stream (the SDK is configured for JSON; this is a safety net). */
 function lastSseData(text: string): string {
   let last = ''
@@ -180,7 +203,7 @@ async function finish(request: Request, route: Exclude<McpRoute, { kind: 'reject
   const isBatch = route.kind === 'legacy' && route.batch
   let text: string
   if ((sdk.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    text = lastSseData(await sdk.text())
+    text = lastSseData(await readStreamText(sdk, SSE_READ_LIMIT_MS))
   } else {
     const bytes = new Uint8Array(await sdk.arrayBuffer())
     if (sdk.status === 200 && !isDiscover && !isBatch && startsWith(bytes, RESULT_PREFIX)) {
@@ -208,13 +231,41 @@ async function finish(request: Request, route: Exclude<McpRoute, { kind: 'reject
   return respond(request, sdk.status, prepareBody(JSON.stringify(payload)), CONTENT_TYPES.json, API_HEADERS, admitted, sdk.status === 405 ? [['Allow', 'POST']] : NO_HEADERS)
 }
 
+/**
+ * The SDK reports invalid params of a request as the raw list of zod issues (for most methods with
+ * the code -32603, as if the server had failed). Returns a readable summary, or undefined.
+ */
+export function summariseSchemaIssues(message: string): string | undefined {
+  const start = message.indexOf('[')
+  if (start < 0) return undefined
+  try {
+    const issues: unknown = JSON.parse(message.slice(start))
+    if (!Array.isArray(issues) || issues.length === 0) return undefined
+    const parts = issues.map((issue) => {
+      if (!isPlainObject(issue) || typeof issue.message !== 'string') throw new Error('not an issue')
+      const path = Array.isArray(issue.path) ? issue.path.join('.') : ''
+      return path ? `${path}: ${issue.message}` : issue.message
+    })
+    return parts.join('; ')
+  } catch {
+    return undefined
+  }
+}
+
 /** Adds the contract's `error.data` members to an error the SDK produced; fixes its version list. */
 function normaliseMessage(message: unknown, status: number, method: string | null): void {
   if (!isPlainObject(message) || !isPlainObject(message.error)) return
   const error = message.error
-  const code = typeof error.code === 'number' ? error.code : undefined
-  const text = typeof error.message === 'string' ? error.message : ''
+  let code = typeof error.code === 'number' ? error.code : undefined
+  let text = typeof error.message === 'string' ? error.message : ''
   const data: JsonObject = isPlainObject(error.data) ? error.data : {}
+  const issues = code === JSONRPC_ERROR.internalError || code === JSONRPC_ERROR.invalidParams ? summariseSchemaIssues(text) : undefined
+  if (issues !== undefined) {
+    code = JSONRPC_ERROR.invalidParams
+    text = `Invalid params: ${issues}`
+    error.code = code
+    error.message = text
+  }
   if (code === JSONRPC_ERROR.unsupportedProtocolVersion) {
     data.supported = [...MCP_SUPPORTED_PROTOCOL_VERSIONS]
     if (typeof data.requested !== 'string') data.requested = 'unknown'
@@ -227,7 +278,7 @@ function normaliseMessage(message: unknown, status: number, method: string | nul
     data.code ??= 'mcp_method_not_allowed'
   }
   if (code === JSONRPC_ERROR.methodNotFound && method !== null) data.detail ??= `This server does not serve the method ${JSON.stringify(method)}.`
-  const guidance = code === undefined ? undefined : sdkErrorGuidance(code)
+  const guidance = code === undefined ? undefined : sdkErrorGuidance(code, status)
   data.detail ??= text
   if (guidance) data.resolution ??= guidance.resolution
   error.data = data
