@@ -160,3 +160,25 @@ export function sdkErrorGuidance(code: number, status: number): { resolution: st
       return undefined
   }
 }
+
+/**
+ * The SDK reports invalid params of a request as the raw list of zod issues (for most methods with
+ * the code -32603, as if the server had failed). Returns a readable summary, or undefined.
+ */
+export function summariseSchemaIssues(message: string): string | undefined {
+  const start = message.indexOf('[')
+  if (start < 0) return undefined
+  try {
+    const issues: unknown = JSON.parse(message.slice(start))
+    if (!Array.isArray(issues) || issues.length === 0) return undefined
+    const parts = issues.map((issue) => {
+      if (typeof issue !== 'object' || issue === null || typeof issue.message !== 'string') throw new Error('not an issue')
+      const path = Array.isArray((issue as { path?: unknown }).path) ? (issue as { path: unknown[] }).path.join('.') : ''
+      return path ? `${path}: ${issue.message}` : issue.message
+    })
+    return parts.join('; ')
+  } catch {
+    return undefined
+  }
+}
+

@@ -22,6 +22,7 @@ import {
   parseError,
   rateLimited,
   sdkErrorGuidance,
+  summariseSchemaIssues,
   unsupportedMediaType,
   type JsonRpcId,
   type McpErrorAnswer,
@@ -229,27 +230,6 @@ async function finish(request: Request, route: Exclude<McpRoute, { kind: 'reject
   }
   if (isBatch && !Array.isArray(payload)) payload = [payload]
   return respond(request, sdk.status, prepareBody(JSON.stringify(payload)), CONTENT_TYPES.json, API_HEADERS, admitted, sdk.status === 405 ? [['Allow', 'POST']] : NO_HEADERS)
-}
-
-/**
- * The SDK reports invalid params of a request as the raw list of zod issues (for most methods with
- * the code -32603, as if the server had failed). Returns a readable summary, or undefined.
- */
-export function summariseSchemaIssues(message: string): string | undefined {
-  const start = message.indexOf('[')
-  if (start < 0) return undefined
-  try {
-    const issues: unknown = JSON.parse(message.slice(start))
-    if (!Array.isArray(issues) || issues.length === 0) return undefined
-    const parts = issues.map((issue) => {
-      if (!isPlainObject(issue) || typeof issue.message !== 'string') throw new Error('not an issue')
-      const path = Array.isArray(issue.path) ? issue.path.join('.') : ''
-      return path ? `${path}: ${issue.message}` : issue.message
-    })
-    return parts.join('; ')
-  } catch {
-    return undefined
-  }
 }
 
 /** Adds the contract's `error.data` members to an error the SDK produced; fixes its version list. */
