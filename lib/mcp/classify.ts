@@ -238,10 +238,16 @@ function classifyBatch(batch: unknown[], headers: McpMirroredHeaders): McpRoute 
     return reject(invalidRequest(null, 'JSON-RPC batches are not part of protocol 2026-07-28: send each request as its own POST.'))
   }
   const forward: JsonRpcObject[] = []
+  const ids = new Set<JsonRpcId>()
   for (const [index, element] of batch.entries()) {
     const problem = shapeProblem(element)
     if (problem) return reject(invalidRequest(null, `Batch element ${index}: ${problem}`))
     const message = element as JsonRpcObject
+    if ('id' in message) {
+      // Answers are matched to requests by id: a repeated id would make one of them unanswerable.
+      if (ids.has(message.id as JsonRpcId)) return reject(invalidRequest(null, `Batch element ${index}: the id ${JSON.stringify(message.id)} is used twice in the batch.`))
+      ids.add(message.id as JsonRpcId)
+    }
     if (message.method === 'initialize') return reject(invalidRequest(null, `Batch element ${index}: initialize cannot be part of a batch.`))
     const meta = metaOf(message)
     if (isPlainObject(meta) && Object.hasOwn(meta, META_KEYS.protocolVersion)) {

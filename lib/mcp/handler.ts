@@ -79,7 +79,8 @@ async function handle(request: Request): Promise<Response> {
       admission.reason === 'public_agent_access_disabled'
         ? accessDisabled(id, admission.retryAfterSeconds, NO_HEADERS)
         : rateLimited(id, admission.retryAfterSeconds, NO_HEADERS)
-    return errorResponse(request, refusal, admission.headers)
+    const hasRetryAfter = admission.headers.some(([name]) => name.toLowerCase() === 'retry-after')
+    return errorResponse(request, refusal, hasRetryAfter ? admission.headers : [...admission.headers, ['Retry-After', String(admission.retryAfterSeconds)]])
   }
   const admitted = admission.headers
 

@@ -364,6 +364,7 @@ describe('legacy batches (2025-03-26)', () => {
     ['under the modern header', [ping(1)], { 'mcp-protocol-version': MODERN }],
     ['with a 2026-07-28 element', [ping(1), modernRequest('tools/list').body], {}],
     ['of 21 messages', Array.from({ length: 21 }, (_, index) => ping(index)), {}],
+    ['with a repeated id', [ping(1), { jsonrpc: '2.0', id: 1, method: 'tools/list' }], {}],
   ])('refuses a batch %s with 400, -32600', async (_label, body, headers) => {
     expectError(await post(body, headers), { status: 400, id: null, code: -32600 })
   })

@@ -216,6 +216,7 @@ describe('batches (2025-03-26 only)', () => {
     ['initialize inside', [ping(1), { jsonrpc: '2.0', id: 2, method: 'initialize', params: {} }], {}],
     ['an invalid element', [ping(1), 5], {}],
     ['a response element', [ping(1), { jsonrpc: '2.0', id: 9, result: {} }], {}],
+    ['a repeated id', [ping(1), { jsonrpc: '2.0', id: 1, method: 'tools/list' }], {}],
   ])('rejects %s with 400 -32600 and a null id', (_label, body, mirrored) => {
     expect(rejection(classifyMcpBody(body, mirrored))).toMatchObject({ status: 400, id: null, code: -32600 })
   })
