@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { postLegacy, postModern } from '../support/mcp-http.ts'
 import { projectRoot } from '../support/paths.ts'
 import { startSite, type RunningSite } from '../support/site-server.ts'
 
@@ -21,7 +22,8 @@ interface Exception {
 }
 
 const FIXTURE = 'needs a diagnostic tool of the suite’s own fixture server, which this read-only server does not (and must not) have'
-const NO_STREAM = 'contract 4.2: POST /mcp always answers one JSON body and never opens an SSE stream, so subscriptions/listen is answered 404 -32601 (this server publishes no change notifications; its lists carry ttlMs instead)'
+const NO_STREAM =
+  'contract 4.2: POST /mcp answers one JSON body and never opens an SSE stream; the server advertises no listChanged/subscribe capability and answers subscriptions/listen with 404 -32601, which the suite marks not applicable (its lists carry ttlMs instead)'
 
 /** Checks that do not pass, by scenario and check id, with the reason the contract or the fixture gives. */
 const EXCEPTIONS: Record<string, Record<string, Exception>> = {
@@ -35,8 +37,8 @@ const EXCEPTIONS: Record<string, Record<string, Exception>> = {
       reason:
         'decisions.md: initialize always negotiates, even with a modern header or _meta; the probe sends initialize without protocolVersion, capabilities or clientInfo, so it is answered in-band with -32602 Invalid params instead of 404 -32601',
     },
-    'sep-2575-server-sends-subscription-ack': { status: 'FAILURE', reason: NO_STREAM },
-    'sep-2575-server-tags-subscription-id': { status: 'FAILURE', reason: NO_STREAM },
+    'sep-2575-server-sends-subscription-ack': { status: 'SKIPPED', reason: NO_STREAM },
+    'sep-2575-server-tags-subscription-id': { status: 'SKIPPED', reason: NO_STREAM },
     'sep-2575-server-honors-notification-filter': { status: 'SKIPPED', reason: NO_STREAM },
     'sep-2575-server-sends-prompts-list-changed-on-subscription': { status: 'SKIPPED', reason: 'no listChanged capability is advertised' },
     'sep-2575-server-sends-tools-list-changed-on-subscription': { status: 'SKIPPED', reason: 'no listChanged capability is advertised' },
@@ -46,23 +48,27 @@ const EXCEPTIONS: Record<string, Record<string, Exception>> = {
   },
 }
 
-/** Scenario runs: each at an explicit protocol version (the suite runs each revision's wire separately). */
+/**
+ * Scenario runs, each at an explicit protocol version (the suite runs each revision's wire separately).
+ * `wire`: the scenario goes through the suite's instrumented client, which adds the `wire-schema-valid`
+ * check (every message the server sent validated against that revision's JSON schema).
+ */
 const RUNS = [
-  { scenario: 'server-stateless', version: '2026-07-28' },
-  { scenario: 'http-header-validation', version: '2026-07-28' },
-  { scenario: 'caching', version: '2026-07-28' },
-  { scenario: 'sep-2164-resource-not-found', version: '2026-07-28' },
-  { scenario: 'dns-rebinding-protection', version: '2026-07-28' },
-  { scenario: 'dns-rebinding-protection', version: '2025-11-25' },
-  { scenario: 'resources-list', version: '2026-07-28' },
-  { scenario: 'resources-list', version: '2025-11-25' },
-  { scenario: 'tools-list', version: '2026-07-28' },
-  { scenario: 'tools-list', version: '2025-11-25' },
-  { scenario: 'server-initialize', version: '2025-11-25' },
-  { scenario: 'server-initialize', version: '2025-06-18' },
-  { scenario: 'ping', version: '2025-11-25' },
-  { scenario: 'server-session-lifecycle', version: '2025-11-25' },
-  { scenario: 'server-session-lifecycle', version: '2025-03-26' },
+  { scenario: 'server-stateless', version: '2026-07-28', wire: false },
+  { scenario: 'http-header-validation', version: '2026-07-28', wire: true },
+  { scenario: 'caching', version: '2026-07-28', wire: true },
+  { scenario: 'sep-2164-resource-not-found', version: '2026-07-28', wire: true },
+  { scenario: 'dns-rebinding-protection', version: '2026-07-28', wire: false },
+  { scenario: 'dns-rebinding-protection', version: '2025-11-25', wire: false },
+  { scenario: 'resources-list', version: '2026-07-28', wire: true },
+  { scenario: 'resources-list', version: '2025-11-25', wire: true },
+  { scenario: 'tools-list', version: '2026-07-28', wire: true },
+  { scenario: 'tools-list', version: '2025-11-25', wire: true },
+  { scenario: 'server-initialize', version: '2025-11-25', wire: true },
+  { scenario: 'server-initialize', version: '2025-06-18', wire: true },
+  { scenario: 'ping', version: '2025-11-25', wire: true },
+  { scenario: 'server-session-lifecycle', version: '2025-11-25', wire: false },
+  { scenario: 'server-session-lifecycle', version: '2025-03-26', wire: false },
 ]
 
 interface Check {
@@ -77,6 +83,12 @@ let outputRoot: string
 beforeAll(async () => {
   site = await startSite({})
   outputRoot = mkdtempSync(path.join(tmpdir(), 'mcp-conformance-'))
+  // Some checks give the server 500–800 ms: warm the route and both SDK legs up first, as a deployed server is.
+  for (const method of ['server/discover', 'tools/list', 'subscriptions/listen', 'ping']) {
+    const response = await postModern(site, method, method === 'subscriptions/listen' ? { notifications: {} } : {})
+    expect(response.json?.jsonrpc).toBe('2.0')
+  }
+  expect((await postLegacy(site, { jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(200)
 })
 afterAll(async () => {
   await site?.stop()
@@ -124,9 +136,6 @@ describe('MCP conformance suite', () => {
       const statuses = checks.filter((check) => check.id === id).map((check) => check.status)
       expect(statuses, `${id} (${exception.reason})`).toEqual([exception.status])
     }
-    // The suite validates every message the server sent against the spec's JSON schema.
-    if (!['dns-rebinding-protection', 'server-session-lifecycle'].includes(run.scenario)) {
-      expect(checks.filter((check) => check.id === 'wire-schema-valid').map((check) => check.status)).toEqual(['SUCCESS'])
-    }
+    expect(checks.filter((check) => check.id === 'wire-schema-valid').map((check) => check.status)).toEqual(run.wire ? ['SUCCESS'] : [])
   })
 })
