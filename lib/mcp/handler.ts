@@ -111,8 +111,14 @@ function headerValue(request: Request, name: string): string | undefined {
   return request.headers.get(name) ?? undefined
 }
 
-/** The request the legacy transport sees: JSON in, JSON out, the legacy version header kept. */
+/**
+ * The request the legacy transport sees. It insists on `Accept: application/json, text/event-stream`
+ * (406 otherwise) although it answers JSON here; a client that accepts only JSON gets the same
+ * answer, so such a request is re-issued with that header (the body is already parsed).
+ */
 function legacyRequest(request: Request): Request {
+  const accept = request.headers.get('accept') ?? ''
+  if (accept.includes('application/json') && accept.includes('text/event-stream')) return request
   const headers = new Headers({ 'content-type': CONTENT_TYPES.json, accept: LEGACY_ACCEPT })
   const version = request.headers.get(MCP_HEADERS.protocolVersion)
   if (version !== null) headers.set(MCP_HEADERS.protocolVersion, version)
