@@ -28,7 +28,7 @@ import {
   type McpErrorAnswer,
 } from './errors.ts'
 import { buildOriginPolicy, checkOrigin, type OriginPolicy } from './origin.ts'
-import { JSONRPC_ERROR, JSONRPC_VERSION, MCP_HEADERS, MCP_MAX_BODY_BYTES } from './protocol.ts'
+import { applicationErrorCode, JSONRPC_ERROR, JSONRPC_VERSION, MCP_HEADERS, MCP_MAX_BODY_BYTES } from './protocol.ts'
 import { createMcpServing, type McpServing } from './server.ts'
 
 interface McpRuntime {
@@ -261,7 +261,7 @@ function normaliseMessage(message: unknown, status: number, method: string | nul
     data.code ??= 'mcp_header_mismatch'
   }
   if (status === 405) {
-    error.code = -31405
+    error.code = applicationErrorCode(405)
     data.code ??= 'mcp_method_not_allowed'
   }
   if (code === JSONRPC_ERROR.methodNotFound && method !== null) data.detail ??= `This server does not serve the method ${JSON.stringify(method)}.`
