@@ -4,9 +4,9 @@ import { PageShell } from '@/app/_components/page-shell.tsx'
 import { PRODUCT_NAME } from '@/lib/contract/constants.ts'
 import { getSite } from '@/lib/site.ts'
 
+// Next adds `<meta name="robots" content="noindex">` to every 404 itself.
 export const metadata: Metadata = {
   title: `Page not found · ${PRODUCT_NAME}`,
-  robots: { index: false, follow: true },
 }
 
 export default async function NotFound() {
