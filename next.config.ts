@@ -1,4 +1,9 @@
 import type { NextConfig } from 'next'
+import { parseConfig } from './lib/env.ts'
+
+// Read at build time: on Vercel every deployment is built with its own environment, so a preview
+// build knows it is a preview. Self-hosted, scripts/start.ts applies the same rule at run time.
+const { noindex } = parseConfig(process.env)
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -6,6 +11,9 @@ const nextConfig: NextConfig = {
   skipTrailingSlashRedirect: true,
   // Content is read from content/ at run time; make sure deployments ship it with every function.
   outputFileTracingIncludes: { '/**': ['./content/**/*.md'] },
+  async headers() {
+    return noindex ? [{ source: '/:path*', headers: [{ key: 'X-Robots-Tag', value: 'noindex' }] }] : []
+  },
 }
 
 export default nextConfig

@@ -1,0 +1,8 @@
+import { serveDocument } from '@/lib/discovery/documents.ts'
+
+export const dynamic = 'force-dynamic'
+
+export function GET(request: Request): Response {
+  return serveDocument(request, 'robots')
+}
+export { GET as HEAD }

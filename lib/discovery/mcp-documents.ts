@@ -1,0 +1,62 @@
+/**
+ * Static MCP discovery documents: the SEP-2127 server card, the manifest at /.well-known/mcp.json
+ * (the card plus the SEP-1649 keys older crawlers read), the client configuration at /mcp.json and
+ * RFC 9728 protected-resource metadata. Names and versions match what the MCP endpoint says at run time.
+ */
+import { MCP_PROTOCOL_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS, PRODUCT_NAME, SERVICE_DISPLAY_NAME } from '../contract/constants.ts'
+import { buildMcpServerIdentity } from '../mcp/identity.ts'
+import type { Site } from '../site.ts'
+
+export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json'
+
+export function buildServerCard(site: Site) {
+  const identity = buildMcpServerIdentity(site.config.baseUrl)
+  return {
+    $schema: SERVER_CARD_SCHEMA,
+    name: identity.name,
+    version: identity.version,
+    title: identity.title,
+    description: `Read-only ${PRODUCT_NAME} product, developer and agent-integration metadata. No auth.`,
+    websiteUrl: site.urls.home,
+    remotes: [
+      {
+        type: 'streamable-http',
+        url: site.urls.mcp,
+        supportedProtocolVersions: [...MCP_SUPPORTED_PROTOCOL_VERSIONS],
+      },
+    ],
+    _meta: {
+      [`${identity.name.split('/')[0]}/access`]: { authenticationRequired: false, writesSupported: false },
+    },
+  }
+}
+
+export function buildMcpManifest(site: Site) {
+  const card = buildServerCard(site)
+  return {
+    ...card,
+    protocolVersion: MCP_PROTOCOL_VERSION,
+    serverInfo: { name: card.name, title: card.title, version: card.version },
+    transport: { type: 'streamable-http', endpoint: site.urls.mcp },
+    capabilities: { resources: {}, tools: {} },
+    documentationUrl: site.urls.developers,
+  }
+}
+
+export function buildMcpClientConfiguration(site: Site) {
+  const key = `${PRODUCT_NAME.toLowerCase()}-public`
+  const server = { type: 'http', url: site.urls.mcp }
+  return { mcpServers: { [key]: server }, servers: { [key]: server } }
+}
+
+export function buildProtectedResourceMetadata(site: Site) {
+  return {
+    resource: site.config.baseUrl,
+    resource_name: SERVICE_DISPLAY_NAME,
+    authorization_servers: [],
+    scopes_supported: [],
+    bearer_methods_supported: [],
+    resource_documentation: site.urls.developers,
+    resource_policy_uri: site.urls.resource('agent-boundaries'),
+  }
+}
