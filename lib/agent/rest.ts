@@ -7,7 +7,7 @@
 import { admitAgentRequest } from '../admission.ts'
 import { API_BASE_PATH } from '../contract/constants.ts'
 import type { ProblemCode } from '../contract/problems.ts'
-import { API_HEADERS, CONTENT_TYPES, CORS_HEADERS, type HeaderList } from '../http/headers.ts'
+import { API_HEADERS, CONTENT_TYPES, type HeaderList } from '../http/headers.ts'
 import { buildProblem, prepareJson, respond, respondProblem, type PreparedBody } from '../http/respond.ts'
 import { perSite } from '../site.ts'
 import { getAgentCatalog, isPublicResourceId } from './catalog.ts'
@@ -65,7 +65,6 @@ function isCorsPreflight(request: Request): boolean {
 }
 
 const PREFLIGHT_HEADERS: HeaderList = [
-  ...CORS_HEADERS,
   ['Access-Control-Allow-Methods', REST_ALLOWED_METHODS],
   ['Access-Control-Allow-Headers', '*'],
   ['Access-Control-Max-Age', '86400'],

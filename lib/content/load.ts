@@ -91,16 +91,17 @@ export function parseContentFile<S extends z.ZodType>(file: string, source: stri
     throw new ContentError(`${file}: invalid frontmatter\n  ${issues.join('\n  ')}`)
   }
   if (!body.trim()) fail(file, 'body', 'expected non-empty Markdown after the frontmatter')
-  checkPlaceholders(file, body)
+  checkPlaceholders(file, body, source.split('\n').length - body.split('\n').length)
   return { file, data: parsed.data, body: body.trim() + '\n' }
 }
 
-function checkPlaceholders(file: string, body: string): void {
+/** `lineOffset`: lines before the body, so errors name the line of the file the team edits. */
+function checkPlaceholders(file: string, body: string, lineOffset: number): void {
   for (const match of body.matchAll(PLACEHOLDER)) {
     const name = match[1] ?? ''
     if (!(TEMPLATE_VARIABLES as readonly string[]).includes(name)) {
-      const line = body.slice(0, match.index).split('\n').length
-      fail(file, `body line ${line}`, `unknown placeholder "{{${name}}}"; expected one of ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`)
+      const line = lineOffset + body.slice(0, match.index).split('\n').length
+      fail(file, `line ${line}`, `unknown placeholder "{{${name}}}"; expected one of ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`)
     }
   }
 }

@@ -1,0 +1,248 @@
+/**
+ * The discovery documents as served: media types, caching, CORS, ETag revalidation and exact bodies,
+ * plus the OpenAPI description linted by Redocly and Spectral with zero errors.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { expectedMarkdown, readJson } from '../support/http.ts'
+import { projectRoot } from '../support/paths.ts'
+import { startSite, type RunningSite } from '../support/site-server.ts'
+
+const BASE = 'https://agents.example.com'
+let site: RunningSite
+
+beforeAll(async () => {
+  site = await startSite({ BASE_URL: BASE })
+})
+afterAll(async () => {
+  await site?.stop()
+})
+
+const DOCUMENTS = [
+  ['/openapi.json', 'application/vnd.oai.openapi+json'],
+  ['/llms.txt', 'text/plain; charset=utf-8'],
+  ['/sitemap.xml', 'application/xml; charset=utf-8'],
+  ['/robots.txt', 'text/plain; charset=utf-8'],
+  ['/developers.md', 'text/markdown; charset=utf-8'],
+  ['/.well-known/mcp.json', 'application/json'],
+  ['/.well-known/mcp/server-card.json', 'application/json'],
+  ['/mcp.json', 'application/json'],
+  ['/.well-known/oauth-protected-resource', 'application/json'],
+  ['/problems/agent_resource_not_found', 'text/markdown; charset=utf-8'],
+] as const
+
+describe('every discovery document', () => {
+  for (const [documentPath, contentType] of DOCUMENTS) {
+    it(`${documentPath} is public, cacheable and revalidates with its ETag`, async () => {
+      const response = await site.fetch(documentPath)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe(contentType)
+      expect(response.headers.get('cache-control')).toBe('public, max-age=3600')
+      expect(response.headers.get('access-control-allow-origin')).toBe('*')
+      expect(response.headers.has('ratelimit-limit')).toBe(false)
+      expect(response.headers.has('x-robots-tag')).toBe(false)
+      const etag = response.headers.get('etag')
+      expect(etag).toMatch(/^"[\w-]{27}"$/)
+      expect((await response.text()).length).toBeGreaterThan(0)
+
+      const revalidated = await site.fetch(documentPath, { headers: { 'If-None-Match': etag ?? '' } })
+      expect(revalidated.status).toBe(304)
+      expect(await revalidated.text()).toBe('')
+
+      const head = await site.fetch(documentPath, { method: 'HEAD' })
+      expect(head.status).toBe(200)
+      expect(head.headers.get('etag')).toBe(etag)
+      expect(await head.text()).toBe('')
+    })
+  }
+
+  it('an unknown problem type is 404', async () => {
+    expect((await site.fetch('/problems/nope')).status).toBe(404)
+  })
+})
+
+describe('/robots.txt', () => {
+  it('allows everything public, keeps /login out and names the sitemap', async () => {
+    expect(await (await site.fetch('/robots.txt')).text()).toBe(
+      `User-agent: *\nAllow: /\nDisallow: /login\n\nSitemap: ${BASE}/sitemap.xml\n`,
+    )
+  })
+})
+
+describe('/sitemap.xml', () => {
+  it('lists the pages and documents with absolute URLs', async () => {
+    const body = await (await site.fetch('/sitemap.xml')).text()
+    const locations = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])
+    expect(body.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')).toBe(true)
+    expect(locations).toEqual([
+      `${BASE}/`,
+      `${BASE}/pricing`,
+      `${BASE}/contact`,
+      `${BASE}/login`,
+      `${BASE}/developers.md`,
+      `${BASE}/llms.txt`,
+      `${BASE}/openapi.json`,
+    ])
+  })
+})
+
+describe('/llms.txt', () => {
+  it('follows the llms.txt structure: H1, summary blockquote, no headings before the first H2, link lists', async () => {
+    const lines = (await (await site.fetch('/llms.txt')).text()).split('\n')
+    expect(lines[0]).toBe('# Cadence public agent API')
+    expect(lines[2]?.startsWith('> ')).toBe(true)
+    const firstH2 = lines.findIndex((line) => line.startsWith('## '))
+    expect(lines.slice(1, firstH2).some((line) => line.startsWith('#'))).toBe(false)
+    expect(lines.filter((line) => line.startsWith('## '))).toEqual(['## API', '## Resources', '## MCP', '## Docs', '## Optional'])
+    for (const line of lines.slice(firstH2).filter((l) => l.startsWith('- '))) {
+      expect(line).toMatch(/^- \[[^\]]+\]\(https:\/\/agents\.example\.com\/[^)]*\)(: .+)?$/)
+    }
+    expect(lines).toContain(`- [OpenAPI 3.1.1 description](${BASE}/openapi.json): REST operations, schemas, errors`)
+    expect(lines).toContain(`- [Pricing](${BASE}/pricing): plans; free for individuals`)
+  })
+})
+
+describe('/developers.md', () => {
+  it('serves content/developers.md with the base URL filled in', async () => {
+    const body = await (await site.fetch('/developers.md')).text()
+    expect(body).toBe(
+      await expectedMarkdown('content/developers.md', { base_url: BASE, contract_version: '2026-08-25', mcp_protocol_version: '2026-07-28', service: 'service' }),
+    )
+    for (const anchor of ['## Versioning', '## Authentication', '## Rate limits', '## Agent boundaries', '## MCP']) expect(body).toContain(anchor)
+  })
+})
+
+describe('MCP discovery documents', () => {
+  const card = {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
+    name: 'com.example.agents/public',
+    version: '2026-08-25',
+    title: 'Cadence Public Agent API',
+    description: 'Read-only Cadence product, developer and agent-integration metadata. No auth.',
+    websiteUrl: `${BASE}/`,
+    remotes: [{ type: 'streamable-http', url: `${BASE}/mcp`, supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] }],
+    _meta: { 'com.example.agents/access': { authenticationRequired: false, writesSupported: false } },
+  }
+
+  it('the server card follows SEP-2127 and names its own media type when asked', async () => {
+    expect(await readJson(await site.fetch('/.well-known/mcp/server-card.json'))).toEqual(card)
+    expect(card.description.length).toBeLessThanOrEqual(100)
+    const typed = await site.fetch('/.well-known/mcp/server-card.json', { headers: { Accept: 'application/mcp-server-card+json' } })
+    expect(typed.headers.get('content-type')).toBe('application/mcp-server-card+json')
+    expect(typed.headers.get('vary')).toContain('Accept')
+  })
+
+  it('the manifest is the card plus the keys older crawlers read', async () => {
+    expect(await readJson(await site.fetch('/.well-known/mcp.json'))).toEqual({
+      ...card,
+      protocolVersion: '2026-07-28',
+      serverInfo: { name: card.name, title: card.title, version: card.version },
+      transport: { type: 'streamable-http', endpoint: `${BASE}/mcp` },
+      capabilities: { resources: {}, tools: {} },
+      documentationUrl: `${BASE}/developers.md`,
+    })
+  })
+
+  it('/mcp.json pastes into mcpServers and servers client configurations', async () => {
+    const server = { type: 'http', url: `${BASE}/mcp` }
+    expect(await readJson(await site.fetch('/mcp.json'))).toEqual({ mcpServers: { 'cadence-public': server }, servers: { 'cadence-public': server } })
+  })
+
+  it('RFC 9728 metadata names the resource and lists no authorization servers and no scopes', async () => {
+    expect(await readJson(await site.fetch('/.well-known/oauth-protected-resource'))).toEqual({
+      resource: BASE,
+      resource_name: 'Cadence Public Agent API',
+      authorization_servers: [],
+      scopes_supported: [],
+      bearer_methods_supported: [],
+      resource_documentation: `${BASE}/developers.md`,
+      resource_policy_uri: `${BASE}/api/agent/v1/resources/agent-boundaries`,
+    })
+  })
+})
+
+type OpenApi = {
+  openapi: string
+  info: { version: string }
+  security: unknown[]
+  servers: { url: string }[]
+  paths: Record<string, { get: { operationId: string; security: unknown[]; responses: Record<string, unknown> } }>
+  components: { schemas: Record<string, unknown>; responses: Record<string, { headers?: Record<string, unknown> }> }
+  'x-agent-api-authenticated': { status: string }
+}
+
+describe('/openapi.json', () => {
+  let document: OpenApi
+  beforeAll(async () => {
+    document = (await readJson(await site.fetch('/openapi.json'))) as OpenApi
+  })
+
+  it('is OpenAPI 3.1.1 with document version 2026-08-25, no security anywhere, and the authenticated API not public', () => {
+    expect(document.openapi).toBe('3.1.1')
+    expect(document.info.version).toBe('2026-08-25')
+    expect(document.security).toEqual([])
+    expect(document.servers).toEqual([{ url: BASE, description: expect.any(String) }])
+    expect(document).not.toHaveProperty('components.securitySchemes')
+    expect(document['x-agent-api-authenticated'].status).toBe('not_public')
+    expect(Object.keys(document.paths)).toEqual([
+      '/api/agent/v1/health',
+      '/api/agent/v1/capabilities',
+      '/api/agent/v1/resources',
+      '/api/agent/v1/resources/{resourceId}',
+    ])
+    for (const item of Object.values(document.paths)) {
+      expect(item.get.security).toEqual([])
+      expect(Object.keys(item.get.responses)).toEqual(expect.arrayContaining(['200', '429', '503']))
+    }
+    expect(Object.keys(document.paths['/api/agent/v1/resources/{resourceId}']?.get.responses ?? {})).toContain('404')
+    expect(Object.keys(document.components.responses.TooManyRequests?.headers ?? {})).toEqual([
+      'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit', 'API-Version',
+    ])
+    expect(Object.keys(document.components.responses.ServiceUnavailable?.headers ?? {})).toEqual(['Retry-After'])
+  })
+
+  it('describes each live REST body: served bodies validate against its component schemas', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true })
+    addFormats(ajv)
+    ajv.addSchema({ $id: 'https://openapi.test/document', components: document.components }, 'document')
+    const validatorFor = (id: string) => ajv.compile({ $ref: `https://openapi.test/document#/components/schemas/${id}` })
+    const cases: [string, string][] = [
+      ['/api/agent/v1/health', 'AgentHealth'],
+      ['/api/agent/v1/capabilities', 'AgentCapabilities'],
+      ['/api/agent/v1/resources', 'AgentResourceList'],
+      ['/api/agent/v1/resources/product-overview', 'AgentResource'],
+      ['/api/agent/v1/resources/nope', 'ProblemDetails'],
+      ['/api/agent/v1/unknown', 'ProblemDetails'],
+    ]
+    for (const [livePath, schemaId] of cases) {
+      const validate = validatorFor(schemaId)
+      const body = await readJson(await site.fetch(livePath))
+      expect(validate(body), `${livePath}: ${JSON.stringify(validate.errors)}`).toBe(true)
+    }
+    // And the schemas are strict where the contract is: an extra property is rejected.
+    const health = (await readJson(await site.fetch('/api/agent/v1/health'))) as object
+    expect(validatorFor('AgentHealth')({ ...health, extra: 1 })).toBe(false)
+  })
+
+  it('passes Redocly and Spectral (oas ruleset) with zero errors', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'openapi-'))
+    const file = path.join(directory, 'openapi.json')
+    writeFileSync(file, JSON.stringify(document))
+    writeFileSync(path.join(directory, '.spectral.yaml'), 'extends: ["spectral:oas"]\n')
+    const bin = (name: string) => path.join(projectRoot, 'node_modules', '.bin', name)
+    const redocly = spawnSync(bin('redocly'), ['lint', '--format', 'json', file], { encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } })
+    const redoclyReport = JSON.parse(redocly.stdout) as { totals: { errors: number } }
+    expect(redoclyReport.totals.errors, redocly.stdout).toBe(0)
+    const report = path.join(directory, 'spectral.json')
+    const spectral = spawnSync(bin('spectral'), ['lint', '--format', 'json', '--output', report, '--ruleset', path.join(directory, '.spectral.yaml'), file], { encoding: 'utf8' })
+    expect(spectral.status, spectral.stdout + spectral.stderr).toBe(0)
+    const spectralResults = JSON.parse(readFileSync(report, 'utf8')) as { severity: number; message: string }[]
+    expect(spectralResults.filter((result) => result.severity === 0), spectral.stdout).toEqual([])
+  })
+})
+
