@@ -26,6 +26,27 @@ const listText = z
       .filter(Boolean),
   )
 
+/**
+ * Comma-separated web origins (`https://console.example.com`), normalised to their serialized form.
+ * MCP_ALLOWED_ORIGINS: browser origins besides the site's own that may call POST /mcp (lib/mcp/origin.ts).
+ */
+const originListText = listText.pipe(
+  z.array(
+    z.string().transform((value, context) => {
+      try {
+        const url = new URL(value)
+        if ((url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username) {
+          return url.origin
+        }
+      } catch {
+        // reported below
+      }
+      context.addIssue({ code: 'custom', message: `expected web origins such as https://console.example.com, got "${value}"` })
+      return z.NEVER
+    }),
+  ),
+)
+
 const EnvSchema = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -55,7 +76,7 @@ const EnvSchema = z.object({
     const { invalid } = parseTrustedProxies(entries)
     if (invalid.length > 0) context.addIssue({ code: 'custom', message: `not an IP address or CIDR range: ${invalid.join(', ')}` })
   }),
-  MCP_ALLOWED_ORIGINS: listText,
+  MCP_ALLOWED_ORIGINS: originListText,
   FLAGS_SECRET: optionalText.refine(
     (value) => value === undefined || (/^[A-Za-z0-9_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64url').length === 32),
     'must be 32 random bytes in base64url, e.g. node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))"',

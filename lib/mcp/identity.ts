@@ -13,7 +13,10 @@ export interface McpServerIdentity {
 
 export function buildMcpServerIdentity(baseUrl: string): McpServerIdentity {
   const host = new URL(baseUrl).hostname
-  const isIpAddress = /^[\d.]+$/.test(host) || host.includes(':')
-  const namespace = isIpAddress ? host.replace(/[^a-zA-Z0-9.-]/g, '-') : host.split('.').reverse().join('.')
+  const namespace = host.startsWith('[')
+    ? `ipv6-${host.slice(1, -1).replace(/:/g, '-')}`
+    : /^[\d.]+$/.test(host)
+      ? host
+      : host.split('.').reverse().join('.')
   return { name: `${namespace}/public`, title: SERVICE_DISPLAY_NAME, version: CONTRACT_VERSION }
 }

@@ -1,0 +1,44 @@
+import type { Metadata } from 'next'
+import { MarkdownHtml } from '@/app/_components/markdown-html.tsx'
+import { PageHeader } from '@/app/_components/page-header.tsx'
+import { PageShell } from '@/app/_components/page-shell.tsx'
+import { getContentPages, pageMetadata } from '@/lib/pages/content-pages.ts'
+
+// Settings (base URL, preview noindex) are read at run time, not baked in at build time.
+export const dynamic = 'force-dynamic'
+
+export function generateMetadata(): Metadata {
+  return pageMetadata('pricing')
+}
+
+export default function PricingPage() {
+  const page = getContentPages().pricing
+  return (
+    <PageShell path="/pricing">
+      <div className="container page">
+        <PageHeader title={page.title} lead={page.description} />
+        <ul className="plans" aria-label="Plans">
+          {page.plans.map((plan) => (
+            <li className="plan" key={plan.id} id={`plan-${plan.id}`}>
+              <h2 className="plan-name">{plan.name}</h2>
+              <p className="plan-price">
+                <span className="price">{plan.price}</span> <span className="price-note">{plan.priceNote}</span>
+              </p>
+              <p className="plan-summary">{plan.summary}</p>
+              <ul className="plan-features">
+                {plan.features.map((feature) => (
+                  <li key={feature}>{feature}</li>
+                ))}
+              </ul>
+              <a className="button" href={plan.ctaHref}>
+                {plan.ctaLabel}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <MarkdownHtml html={page.body.introHtml} className="prose plans-note" />
+        <MarkdownHtml html={page.body.sectionsHtml} />
+      </div>
+    </PageShell>
+  )
+}

@@ -1,0 +1,33 @@
+import { PRODUCT_NAME } from '@/lib/contract/constants.ts'
+import { footerGroups } from '@/lib/pages/navigation.ts'
+import type { SiteUrls } from '@/lib/site-urls.ts'
+
+/** Same markup as renderSiteFooter in lib/pages/html.ts (the HTML homepage); tests compare them. */
+export function SiteFooter({ urls, currentPath, tagline }: { urls: SiteUrls; currentPath: string; tagline: string }) {
+  return (
+    <footer className="site-footer">
+      <div className="container footer-inner">
+        <div className="footer-brand">
+          <p className="footer-name">{PRODUCT_NAME}</p>
+          <p>{tagline}</p>
+        </div>
+        <nav className="footer-nav" aria-label="Footer">
+          {footerGroups(urls).map((group) => (
+            <div className="footer-group" key={group.heading}>
+              <h2 className="footer-heading">{group.heading}</h2>
+              <ul>
+                {group.links.map((link) => (
+                  <li key={link.href}>
+                    <a href={link.href} aria-current={link.path === currentPath ? 'page' : undefined}>
+                      {link.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </nav>
+      </div>
+    </footer>
+  )
+}

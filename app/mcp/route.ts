@@ -1,0 +1,13 @@
+import { handleMcpRequest } from '@/lib/mcp/handler.ts'
+
+export const dynamic = 'force-dynamic'
+
+export {
+  handleMcpRequest as GET,
+  handleMcpRequest as HEAD,
+  handleMcpRequest as POST,
+  handleMcpRequest as PUT,
+  handleMcpRequest as PATCH,
+  handleMcpRequest as DELETE,
+  handleMcpRequest as OPTIONS,
+}

@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from '@playwright/test'
+import { E2E_APP_URL, E2E_BASE_URL, E2E_PORT } from './support/e2e-site.ts'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+// Scripts need Node 24 (type stripping); the `node` devDependency provides it when the shell's is older.
+const localNode = path.join(root, 'node_modules', '.bin', 'node')
+const node = existsSync(localNode) ? localNode : 'node'
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: '.artifacts/playwright',
+  // Two shared cores and one server: one worker keeps timings stable.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: [['list']],
+  timeout: 30_000,
+  use: {
+    baseURL: E2E_BASE_URL,
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-dev-shm-usage',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: `"${node}" tests/support/start-built-site.ts`,
+    cwd: root,
+    url: `${E2E_BASE_URL}/`,
+    reuseExistingServer: false,
+    // Includes `npm run build` when the build is stale.
+    timeout: 240_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      HOST: '127.0.0.1',
+      PORT: String(E2E_PORT),
+      BASE_URL: E2E_BASE_URL,
+      APP_URL: E2E_APP_URL,
+      NEXT_TELEMETRY_DISABLED: '1',
+      NODE_ENV: 'production',
+      // Keep a developer's shell from turning this into a preview or a disabled deployment.
+      VERCEL: '',
+      VERCEL_ENV: '',
+      PUBLIC_AGENT_ACCESS: 'true',
+    },
+  },
+})

@@ -1,0 +1,69 @@
+/** Pure builders of lib/discovery and lib/mcp/identity, on sites built from a given environment. */
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { AGENT_OPERATIONS } from '../../lib/contract/operations.ts'
+import { contractRegistry } from '../../lib/contract/schemas.ts'
+import { loadContent } from '../../lib/content/load.ts'
+import { buildComponentSchemas, buildOpenApiDocument } from '../../lib/discovery/openapi.ts'
+import { buildRobotsTxt, buildSitemapXml } from '../../lib/discovery/text-documents.ts'
+import { parseConfig } from '../../lib/env.ts'
+import { buildMcpServerIdentity } from '../../lib/mcp/identity.ts'
+import { buildSite } from '../../lib/site.ts'
+import { projectRoot } from '../support/paths.ts'
+
+const content = loadContent(projectRoot)
+const siteFor = (env: Record<string, string>) => buildSite(parseConfig(env), content)
+
+describe('OpenAPI builder', () => {
+  const document = buildOpenApiDocument(siteFor({ BASE_URL: 'https://agents.example.com' })) as {
+    paths: Record<string, { get: { operationId: string; responses: { '200': { content: { 'application/json': { schema: { $ref: string } } } } } } }>
+    components: { schemas: Record<string, unknown> }
+  }
+
+  it('has one GET per operation of the table, pointing at that operation’s registered schema', () => {
+    for (const operation of AGENT_OPERATIONS) {
+      const item = document.paths[`/api/agent/v1${operation.path}`]
+      expect(item?.get.operationId).toBe(operation.operationId)
+      expect(item?.get.responses['200'].content['application/json'].schema.$ref).toBe(
+        `#/components/schemas/${contractRegistry.get(operation.response)?.id}`,
+      )
+    }
+  })
+
+  it('puts every registered zod schema in components, converted without loss of strictness', () => {
+    const schemas = buildComponentSchemas()
+    expect(Object.keys(schemas).sort()).toEqual(Object.keys(document.components.schemas).sort())
+    expect(schemas.AgentHealth).toMatchObject({ additionalProperties: false, required: expect.arrayContaining(['service', 'status', 'mcp']) })
+    expect(schemas.AgentResourceDescriptor).toMatchObject({ additionalProperties: {} })
+    expect(schemas.ProblemDetails).toMatchObject({ properties: { type: { format: 'uri-reference' } } })
+    expect(JSON.stringify(schemas)).not.toContain('"$schema"')
+    // The converted schema accepts what zod accepts.
+    const fromJson = z.fromJSONSchema(schemas.FutureScope as never)
+    expect(fromJson.safeParse({ name: 'goals:read', description: 'd', grantable: false }).success).toBe(true)
+    expect(fromJson.safeParse({ name: 'goals:read', description: 'd', grantable: true }).success).toBe(false)
+  })
+})
+
+describe('robots.txt and sitemap', () => {
+  it('a preview disallows everything and names no sitemap', () => {
+    expect(buildRobotsTxt(siteFor({ VERCEL_ENV: 'preview', VERCEL_URL: 'p.vercel.app' }))).toBe('# Preview deployment: not for indexing.\nUser-agent: *\nDisallow: /\n')
+  })
+
+  it('escapes XML in sitemap locations', () => {
+    expect(buildSitemapXml(siteFor({ BASE_URL: 'http://127.0.0.1:3000' }))).toContain('<loc>http://127.0.0.1:3000/pricing</loc>')
+  })
+})
+
+describe('MCP server identity', () => {
+  it.each([
+    ['https://agents.example.com', 'com.example.agents/public'],
+    ['https://cadence-git-x-team.vercel.app', 'app.vercel.cadence-git-x-team/public'],
+    ['http://localhost:3000', 'localhost/public'],
+    ['http://127.0.0.1:3000', '127.0.0.1/public'],
+    ['http://[::1]:3000', 'ipv6---1/public'],
+  ])('%s is named %s, a valid server-card name', (baseUrl, name) => {
+    const identity = buildMcpServerIdentity(baseUrl)
+    expect(identity).toEqual({ name, title: 'Cadence Public Agent API', version: '2026-08-25' })
+    expect(identity.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/)
+  })
+})
