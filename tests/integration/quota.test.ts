@@ -20,6 +20,7 @@ import { startRedis, type RunningRedis } from '../support/redis.ts'
 import { startSite, type RunningSite } from '../support/site-server.ts'
 import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.ts'
 import { projectRoot } from '../support/paths.ts'
+import { modernRequest } from '../support/mcp-http.ts'
 
 const BASE = 'https://agents.example.com'
 const HEALTH = '/api/agent/v1/health'
@@ -134,6 +135,38 @@ describe('in-process store (no Upstash configured)', () => {
       expect(remaining).toBeGreaterThanOrEqual(149 - i + min)
       expect(remaining).toBeLessThanOrEqual(Math.min(149, 149 - i + max))
       expect(result.response.headers['ratelimit-reset']).toBe(String(Math.ceil((150 - remaining) / 2)))
+    })
+  })
+})
+
+/** A valid 2026-07-28 `server/discover` POST /mcp from this client. */
+const mcp = (site: RunningSite, c: LoopbackClient) => () => {
+  const { headers, body } = modernRequest('server/discover')
+  return c.request(`${site.origin}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) })
+}
+
+describe('POST /mcp spends the same bucket', () => {
+  it('REST and MCP count down one bucket per client', async () => {
+    const c = client()
+    await expectOneBucket([get(memorySite, c), mcp(memorySite, c), get(memorySite, c), mcp(memorySite, c)])
+  })
+
+  it('an empty bucket refuses POST /mcp with HTTP 429, JSON-RPC -31429 and the same headers', async () => {
+    const c = client()
+    const { all } = await burstUntilThrottled([get(memorySite, c)], { count: 151, base: BASE, path: HEALTH })
+    const first = all[0] as TimedResponse
+    const last = all.at(-1) as TimedResponse
+    const answer = await timed(mcp(memorySite, c))
+    const refillsBetween = refillBounds(first, answer).max - refillBounds(first, last).min
+    if (refillsBetween > 0 && answer.response.status === 200) return // a token came back in between
+    expect(answer.response.status).toBe(429)
+    expect(answer.response.headers['retry-after']).toBe('1')
+    expect(answer.response.headers.ratelimit).toBe('"public-agent-rest";r=0;t=1')
+    expect(answer.response.headers['ratelimit-remaining']).toBe('0')
+    expect(JSON.parse(answer.response.body)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 'req-1',
+      error: { code: -31429, data: { code: 'rate_limit_exceeded', retryAfterSeconds: 1 } },
     })
   })
 })

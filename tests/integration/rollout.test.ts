@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loopbackClient, type LoopbackClient, type SimpleResponse } from '../support/http-client.ts'
 import { freshLoopbackAddress } from '../support/quota-assertions.ts'
 import { projectRoot } from '../support/paths.ts'
+import { modernRequest } from '../support/mcp-http.ts'
 import { startRedis, type RunningRedis } from '../support/redis.ts'
 import { isolatedEnv, startSite, type RunningSite } from '../support/site-server.ts'
 import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.ts'
@@ -17,7 +18,7 @@ import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridg
 const BASE = 'https://agents.example.com'
 const HEALTH = '/api/agent/v1/health'
 const FLAGS_SECRET = Buffer.alloc(32, 42).toString('base64url')
-const STATIC_PATHS = ['/robots.txt', '/openapi.json', '/llms.txt']
+const STATIC_PATHS = ['/', '/robots.txt', '/openapi.json', '/llms.txt', '/developers.md']
 
 let redis: RunningRedis
 let bridge: UpstashBridge
@@ -105,6 +106,11 @@ async function untilBoth(status: number, since: number): Promise<number> {
   return performance.now() - since
 }
 
+function postDiscover(c: LoopbackClient, site: RunningSite): Promise<SimpleResponse> {
+  const { headers, body } = modernRequest('server/discover')
+  return c.request(`${site.origin}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) })
+}
+
 async function expectStaticReadable(): Promise<void> {
   const c = client()
   for (const site of [plain, withSecret]) {
@@ -147,6 +153,17 @@ describe('rollout through the shared setting', () => {
       expect(JSON.parse(response.body).code).toBe('public_agent_access_disabled')
     }
     expectDisabled(await c.get(`${plain.origin}${HEALTH}`), '300')
+    for (const [site, retryAfter] of [[plain, 300], [withSecret, 120]] as const) {
+      const answer = await postDiscover(c, site)
+      expect(answer.status).toBe(503)
+      expect(answer.headers['retry-after']).toBe(String(retryAfter))
+      expect(answer.headers['ratelimit-limit']).toBeUndefined()
+      expect(JSON.parse(answer.body)).toMatchObject({
+        jsonrpc: '2.0',
+        id: 'req-1',
+        error: { code: -31503, data: { code: 'public_agent_access_disabled', retryAfterSeconds: retryAfter } },
+      })
+    }
     await expectStaticReadable()
 
     const again = await rollout('disable')
@@ -155,6 +172,11 @@ describe('rollout through the shared setting', () => {
     const enabled = await rollout('enable')
     expect(enabled.output).toContain('public_agent_access: disabled → enabled')
     expect(await untilBoth(200, enabled.finishedAt)).toBeLessThan(5_000)
+    for (const site of [plain, withSecret]) {
+      const answer = await postDiscover(c, site)
+      expect(answer.status).toBe(200)
+      expect(answer.headers['ratelimit-limit']).toBe('150')
+    }
     await expectStaticReadable()
   })
 
