@@ -1,0 +1,224 @@
+/**
+ * `npm run bench`: builds the site if needed, starts it and, in the same run, a bare node:http server
+ * that sends the same bytes (the limit of this machine). Alternates the cases, repeats each run,
+ * and prints requests/s, p50, p99, server CPU per request and peak RSS, each also as a ratio to the
+ * bare server. Loopback only; every run is bounded by BENCH_DURATION seconds.
+ *
+ *   BENCH_RUNS (3), BENCH_DURATION (8 s), BENCH_CONNECTIONS (50), BENCH_CASES (comma-separated names)
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { tmpdir, cpus, totalmem } from 'node:os'
+import path from 'node:path'
+import { isBuildCurrent } from '../tests/support/build-once.ts'
+import { projectRoot } from '../tests/support/paths.ts'
+import { freePort, startSite, type RunningSite } from '../tests/support/site-server.ts'
+import { benchCases, type BenchCase } from './bench/cases.ts'
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+const DURATION = Number(process.env.BENCH_DURATION ?? 8)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const ONLY = process.env.BENCH_CASES?.split(',').filter(Boolean)
+
+interface Measurement {
+  requestsPerSecond: number
+  p50: number
+  p99: number
+  cpuMsPerRequest: number
+  peakRssMb: number
+  non2xx: number
+  errors: number
+}
+
+function ensureBuilt(): void {
+  if (isBuildCurrent()) return
+  const result = spawnSync('npm', ['run', 'build'], { cwd: projectRoot, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+  if (result.status !== 0) throw new Error('npm run build failed')
+}
+
+/** utime + stime of a process, in milliseconds (Linux /proc). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
+
+function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return match ? Number(match[1]) / 1024 : 0
+}
+
+async function runLoad(pid: number, url: string, benchCase: BenchCase): Promise<Measurement> {
+  const spec = { url, method: benchCase.method, headers: benchCase.headers, body: benchCase.body, connections: CONNECTIONS, duration: DURATION }
+  const cpuBefore = cpuMs(pid)
+  let peak = rssMb(pid)
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100)
+  const child = spawn(process.execPath, [path.join(projectRoot, 'scripts/bench/load.ts'), JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  await new Promise((resolve) => child.on('exit', resolve))
+  clearInterval(sampler)
+  const cpu = cpuMs(pid) - cpuBefore
+  const result = JSON.parse(output) as {
+    requests: { average: number; total: number }
+    latency: { p50: number; p99: number }
+    non2xx: number
+    errors: number
+    timeouts: number
+    '2xx': number
+  }
+  const total = Math.max(1, result['2xx'] + result.non2xx)
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMsPerRequest: cpu / total,
+    peakRssMb: peak,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  }
+}
+
+/** Records the site's exact answer to a case, for the bare server to replay. */
+function recordAnswer(site: RunningSite, benchCase: BenchCase): Promise<{ key: string; status: number; headers: [string, string][]; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port: site.port, path: benchCase.path, method: benchCase.method, headers: { ...benchCase.headers, 'x-forwarded-for': '10.255.255.1' } },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          const body = Buffer.concat(chunks)
+          const skip = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'])
+          const headers: [string, string][] = []
+          for (let i = 0; i < res.rawHeaders.length; i += 2) {
+            const name = res.rawHeaders[i] ?? ''
+            if (!skip.has(name.toLowerCase())) headers.push([name, res.rawHeaders[i + 1] ?? ''])
+          }
+          headers.push(['Content-Length', String(body.length)])
+          if ((res.statusCode ?? 500) >= 300) reject(new Error(`${benchCase.name}: the site answered ${res.statusCode}: ${body.toString().slice(0, 300)}`))
+          resolve({ key: `${benchCase.method} ${benchCase.path}`, status: res.statusCode ?? 0, headers, body: body.toString('base64') })
+        })
+      },
+    )
+    req.on('error', reject)
+    req.end(benchCase.body)
+  })
+}
+
+async function startBare(recordingsFile: string): Promise<{ port: number; process: ChildProcess }> {
+  const port = await freePort()
+  const child = spawn(process.execPath, [path.join(projectRoot, 'scripts/bench/bare-server.ts'), recordingsFile, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  await new Promise<void>((resolve) => child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve()))
+  return { port, process: child }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? 0
+}
+
+function summarize(measurements: Measurement[]): Measurement {
+  const pick = (key: keyof Measurement) => median(measurements.map((m) => m[key]))
+  return {
+    requestsPerSecond: pick('requestsPerSecond'),
+    p50: pick('p50'),
+    p99: pick('p99'),
+    cpuMsPerRequest: pick('cpuMsPerRequest'),
+    peakRssMb: Math.max(...measurements.map((m) => m.peakRssMb)),
+    non2xx: measurements.reduce((sum, m) => sum + m.non2xx, 0),
+    errors: measurements.reduce((sum, m) => sum + m.errors, 0),
+  }
+}
+
+async function main(): Promise<void> {
+  ensureBuilt()
+  let upstash: { env: Record<string, string>; stop: () => Promise<void> } | undefined
+  const sites: Record<string, RunningSite> = {}
+  const bare: { port: number; process: ChildProcess }[] = []
+  try {
+    const cases = benchCases().filter((c) => !ONLY || ONLY.includes(c.name))
+    sites.memory = await startSite({ BASE_URL: 'http://127.0.0.1', TRUST_PROXY: '127.0.0.1' })
+    if (cases.some((c) => c.store === 'upstash')) {
+      const { startUpstashStack } = await import('./bench/upstash.ts')
+      const stack = await startUpstashStack()
+      upstash = stack
+      sites.upstash = await startSite({ BASE_URL: 'http://127.0.0.1', TRUST_PROXY: '127.0.0.1', ...stack.env })
+    }
+    const recordings = []
+    for (const benchCase of cases) recordings.push(await recordAnswer(sites[benchCase.store] as RunningSite, benchCase))
+    const recordingsFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-')), 'answers.json')
+    writeFileSync(recordingsFile, JSON.stringify(recordings))
+    const bareServer = await startBare(recordingsFile)
+    bare.push(bareServer)
+
+    const results = new Map<string, { site: Measurement[]; bare: Measurement[] }>()
+    for (let run = 1; run <= RUNS; run++) {
+      for (const benchCase of cases) {
+        const site = sites[benchCase.store] as RunningSite
+        const entry = results.get(benchCase.name) ?? { site: [], bare: [] }
+        process.stderr.write(`run ${run}/${RUNS} ${benchCase.name}: site… `)
+        entry.site.push(await runLoad(site.process.pid ?? 0, `${site.origin}${benchCase.path}`, benchCase))
+        process.stderr.write('bare…\n')
+        entry.bare.push(await runLoad(bareServer.process.pid ?? 0, `http://127.0.0.1:${bareServer.port}${benchCase.path}`, benchCase))
+        results.set(benchCase.name, entry)
+      }
+    }
+    printReport(cases, results)
+  } finally {
+    for (const site of Object.values(sites)) await site.stop()
+    for (const server of bare) server.process.kill('SIGTERM')
+    await upstash?.stop()
+  }
+}
+
+function printReport(cases: BenchCase[], results: Map<string, { site: Measurement[]; bare: Measurement[] }>): void {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU'
+  console.log(`\n${new Date().toISOString().slice(0, 10)} · ${cpus().length} × ${cpu} · ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.versions.node}`)
+  console.log(`${RUNS} alternating runs per case, ${DURATION} s each, ${CONNECTIONS} connections, autocannon; medians (peak RSS: max)\n`)
+  const rows = [
+    ['case', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'p99 ×bare', 'CPU ms/req', 'CPU ×bare', 'peak RSS MB', 'RSS ×bare', 'non-2xx', 'errors'],
+  ]
+  for (const benchCase of cases) {
+    const entry = results.get(benchCase.name)
+    if (!entry) continue
+    const site = summarize(entry.site)
+    const bare = summarize(entry.bare)
+    const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(3) : '—')
+    rows.push([
+      benchCase.name,
+      site.requestsPerSecond.toFixed(0),
+      ratio(site.requestsPerSecond, bare.requestsPerSecond),
+      String(site.p50),
+      String(site.p99),
+      ratio(site.p99, Math.max(1, bare.p99)),
+      site.cpuMsPerRequest.toFixed(3),
+      ratio(site.cpuMsPerRequest, bare.cpuMsPerRequest),
+      site.peakRssMb.toFixed(0),
+      ratio(site.peakRssMb, bare.peakRssMb),
+      String(site.non2xx),
+      String(site.errors),
+    ])
+    rows.push([
+      '  bare node:http',
+      bare.requestsPerSecond.toFixed(0),
+      '1',
+      String(bare.p50),
+      String(bare.p99),
+      '1',
+      bare.cpuMsPerRequest.toFixed(3),
+      '1',
+      bare.peakRssMb.toFixed(0),
+      '1',
+      String(bare.non2xx),
+      String(bare.errors),
+    ])
+  }
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? []
+  const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`
+  console.log(line(rows[0] ?? []))
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`)
+  for (const row of rows.slice(1)) console.log(line(row))
+}
+
+await main()

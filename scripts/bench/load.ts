@@ -1,0 +1,35 @@
+/**
+ * One load run, in its own process so the generator never shares an event loop with a server:
+ * autocannon against one URL, each request from one of 10,000 client addresses (sent as
+ * X-Forwarded-For; the site under test trusts loopback as its proxy). Prints autocannon's result as JSON.
+ */
+import autocannon from 'autocannon'
+
+const spec = JSON.parse(process.argv[2] ?? '{}') as {
+  url: string
+  method: string
+  headers: Record<string, string>
+  body?: string
+  connections: number
+  duration: number
+}
+
+let counter = 0
+const result = await autocannon({
+  url: spec.url,
+  connections: spec.connections,
+  duration: spec.duration,
+  requests: [
+    {
+      method: spec.method as autocannon.Request['method'],
+      headers: spec.headers,
+      ...(spec.body ? { body: spec.body } : {}),
+      setupRequest: (request) => {
+        counter = (counter + 1) % 10_000
+        request.headers = { ...request.headers, 'x-forwarded-for': `10.${(counter >> 8) & 255}.${counter & 255}.7` }
+        return request
+      },
+    },
+  ],
+})
+process.stdout.write(JSON.stringify(result))
