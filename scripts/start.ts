@@ -1,10 +1,10 @@
 /**
- * `npm start`: serves the built site on HOST:PORT (default 127.0.0.1:3000) with Next's request handler.
- * A custom server rather than `next start`, because only here is the TCP peer address known: the
- * client identity used for quotas is derived from the socket (lib/client-address.ts), and the
- * deployment-wide `X-Robots-Tag` of preview deployments is set at run time.
+ * `npm start`: serves the built site on HOST:PORT (default 127.0.0.1:3000). A custom server rather
+ * than `next start`, because only here is the TCP peer address known (the client identity used for
+ * quotas, lib/client-address.ts), the `X-Robots-Tag` of preview deployments is set at run time, and
+ * the agent surface is answered without Next's request pipeline (lib/server/direct-routes.ts).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer } from 'node:http'
 import next from 'next'
 import {
   createClientAddressResolver,
@@ -14,9 +14,10 @@ import {
 } from '../lib/client-address.ts'
 import { getConfig } from '../lib/env.ts'
 import { loadContent } from '../lib/content/load.ts'
-import { handleAgentRestRequest } from '../lib/agent/rest.ts'
 import { API_BASE_PATH } from '../lib/contract/constants.ts'
-import { toWebRequest, writeWebResponse } from '../lib/http/node-adapter.ts'
+import { serveWithWebHandler } from '../lib/http/node-adapter.ts'
+import { MCP_MAX_BODY_BYTES } from '../lib/mcp/protocol.ts'
+import { matchDirectRoute } from '../lib/server/direct-routes.ts'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
 const config = getConfig()
@@ -37,10 +38,17 @@ const server = createServer((request, response) => {
   if (config.noindex) response.setHeader('X-Robots-Tag', 'noindex')
   request.url = toOriginForm(request.url)
   const path = request.url.split('?')[0] ?? '/'
-  if (!isDecodable(path) || (path.includes('//') && isAgentApiPath(path))) {
-    // Next answers a malformed percent-encoding in a dynamic segment with a 500, and redirects
-    // repeated slashes: under the agent API both are just paths that are not operations.
-    void answerMalformedPath(request, response, path)
+  if (!isDecodable(path) && !isAgentApiPath(path)) {
+    // Next answers a malformed percent-encoding in a dynamic segment with a 500.
+    request.resume()
+    response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request: malformed percent-encoding in the path.\n')
+    return
+  }
+  // The agent API, MCP, discovery documents and the homepage are answered by the same handlers as
+  // their app/ routes, without Next's request pipeline (issue 5: most of the time went there).
+  const direct = matchDirectRoute(path, request.method ?? 'GET')
+  if (direct) {
+    void serveWithWebHandler(direct, request, response, config.baseUrl, MCP_MAX_BODY_BYTES)
     return
   }
   void handle(request, response)
@@ -71,14 +79,9 @@ function isDecodable(path: string): boolean {
   }
 }
 
-async function answerMalformedPath(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
-  if (isAgentApiPath(path)) {
-    request.resume()
-    await writeWebResponse(await handleAgentRestRequest(toWebRequest(request, config.baseUrl, null)), response)
-    return
-  }
-  response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request: malformed percent-encoding in the path.\n')
-}
+// Slow or stalled clients are cut off instead of holding a connection open.
+server.headersTimeout = 10_000
+server.requestTimeout = 30_000
 server.keepAliveTimeout = 65_000
 server.listen(config.port, config.host, () => {
   console.log(`Cadence site ready on http://${config.host}:${config.port} (base URL ${config.baseUrl})`)

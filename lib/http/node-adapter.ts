@@ -1,6 +1,8 @@
 /**
  * Serves a web-standard handler `(Request) => Response` on Node's http server, for the paths the
- * custom server answers itself. Bodies are buffered (agent requests are small and bounded).
+ * self-hosted server answers itself. The request body is buffered up to a limit (one byte more is
+ * passed on so the handler sees it is too large; the rest is discarded); any failure is a plain 500
+ * without details, never a crash or a hang.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
@@ -8,46 +10,82 @@ export type WebHandler = (request: Request) => Promise<Response> | Response
 
 export function toWebRequest(request: IncomingMessage, origin: string, body: Uint8Array | null): Request {
   const headers = new Headers()
-  for (let i = 0; i < request.rawHeaders.length; i += 2) {
-    const name = request.rawHeaders[i] ?? ''
-    const value = request.rawHeaders[i + 1] ?? ''
-    // HTTP/2 pseudo-headers and names `Headers` rejects cannot reach a handler anyway.
-    if (name.startsWith(':')) continue
+  const raw = request.rawHeaders
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] ?? ''
+    if (name.charCodeAt(0) === 58 /* ':' */) continue
     try {
-      headers.append(name, value)
+      headers.append(name, raw[i + 1] ?? '')
     } catch {
       // A header value Node accepted but the Fetch API forbids is dropped rather than failing the request.
     }
   }
+  const method = request.method ?? 'GET'
   return new Request(origin + (request.url ?? '/'), {
-    method: request.method ?? 'GET',
+    method,
     headers,
-    body: body && request.method !== 'GET' && request.method !== 'HEAD' ? (body as BodyInit) : null,
+    body: body && body.byteLength > 0 && method !== 'GET' && method !== 'HEAD' ? (body as BodyInit) : null,
   })
 }
 
 export async function writeWebResponse(response: Response, target: ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {}
+  const headers: string[] = []
   response.headers.forEach((value, name) => {
-    headers[name] = value
+    if (name !== 'set-cookie') headers.push(name, value)
   })
-  const setCookies = response.headers.getSetCookie()
-  if (setCookies.length) headers['set-cookie'] = setCookies
+  for (const cookie of response.headers.getSetCookie()) headers.push('set-cookie', cookie)
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null
   target.writeHead(response.status, headers)
-  if (!response.body) {
-    target.end()
-    return
-  }
-  target.end(Buffer.from(await response.arrayBuffer()))
+  target.end(body)
 }
 
-export async function readBody(request: IncomingMessage, limitBytes: number): Promise<Uint8Array | 'too-large'> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length
-    if (size > limitBytes) return 'too-large'
-    chunks.push(chunk as Buffer)
+/** Reads at most `limitBytes + 1` bytes of the body; what follows is drained and dropped. */
+export function readBodyUpTo(request: IncomingMessage, limitBytes: number): Promise<Uint8Array | null> {
+  const method = request.method
+  if (method === 'GET' || method === 'HEAD') {
+    request.resume()
+    return Promise.resolve(null)
   }
-  return Buffer.concat(chunks)
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let done = false
+    const finish = () => {
+      if (done) return
+      done = true
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks))
+    }
+    request.on('data', (chunk: Buffer) => {
+      if (done) return
+      if (size + chunk.length > limitBytes) {
+        chunks.push(chunk.subarray(0, limitBytes + 1 - size))
+        size = limitBytes + 1
+        finish()
+        return
+      }
+      chunks.push(chunk)
+      size += chunk.length
+    })
+    request.on('end', finish)
+    request.on('error', finish)
+    request.on('aborted', finish)
+  })
+}
+
+/** Runs a web handler for a Node request and writes its answer. */
+export async function serveWithWebHandler(
+  handler: WebHandler,
+  request: IncomingMessage,
+  response: ServerResponse,
+  origin: string,
+  bodyLimitBytes: number,
+): Promise<void> {
+  try {
+    const body = await readBodyUpTo(request, bodyLimitBytes)
+    await writeWebResponse(await handler(toWebRequest(request, origin, body)), response)
+  } catch (error) {
+    console.error('[server] a direct route failed', error)
+    if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })
+    response.end('Internal server error.\n')
+  }
 }

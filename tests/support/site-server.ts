@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
+import path from 'node:path'
 import { projectRoot } from './paths.ts'
 
 export interface RunningSite {
@@ -45,10 +46,21 @@ export function isolatedEnv(): Record<string, string | undefined> {
   return env
 }
 
-export async function startSite(env: Record<string, string> = {}, options: { port?: number } = {}): Promise<RunningSite> {
+/**
+ * `server: 'npm-start'` (default) runs scripts/start.ts; `'next-start'` runs plain `next start`, the
+ * way Next serves the app's route files (as on Vercel), to compare the two.
+ */
+export async function startSite(
+  env: Record<string, string> = {},
+  options: { port?: number; server?: 'npm-start' | 'next-start' } = {},
+): Promise<RunningSite> {
   const port = options.port ?? (await freePort())
   const baseEnv = isolatedEnv()
-  const child = spawn(process.execPath, ['scripts/start.ts'], {
+  const args =
+    options.server === 'next-start'
+      ? [path.join(projectRoot, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)]
+      : ['scripts/start.ts']
+  const child = spawn(process.execPath, args, {
     cwd: projectRoot,
     env: { ...baseEnv, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -73,7 +85,7 @@ async function waitUntilReady(site: RunningSite, child: ChildProcess): Promise<v
   const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`site exited with ${child.exitCode}:\n${site.output()}`)
-    if (site.output().includes('ready on')) return
+    if (/ready (on|in)/i.test(site.output())) return
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   await site.stop()

@@ -1,9 +1,10 @@
 import { serveProblemDocument } from '@/lib/discovery/documents.ts'
+import { unknownProblemType } from '@/lib/server/direct-routes.ts'
 
 export const dynamic = 'force-dynamic'
 
 export async function GET(request: Request, context: RouteContext<'/problems/[code]'>): Promise<Response> {
   const { code } = await context.params
-  return serveProblemDocument(request, code) ?? new Response('No such problem type.\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+  return serveProblemDocument(request, code) ?? unknownProblemType()
 }
 export { GET as HEAD }
