@@ -18,6 +18,7 @@ import { API_BASE_PATH } from '../lib/contract/constants.ts'
 import { serveWithWebHandler } from '../lib/http/node-adapter.ts'
 import { MCP_MAX_BODY_BYTES } from '../lib/mcp/protocol.ts'
 import { matchDirectRoute } from '../lib/server/direct-routes.ts'
+import { SERVER_OPTIONS } from '../lib/server/server-options.ts'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
 const config = getConfig()
@@ -33,7 +34,8 @@ const app = next({ dev: false, hostname: config.host, port: config.port })
 const handle = app.getRequestHandler()
 await app.prepare()
 
-const server = createServer((request, response) => {
+// Slow or stalled clients are cut off; Upgrade requests are answered as HTTP/1.1 (lib/server/server-options.ts).
+const server = createServer(SERVER_OPTIONS, (request, response) => {
   overwriteClientAddressHeaders(request, resolveClientAddress(request.socket.remoteAddress, request.headers[FORWARDED_FOR_HEADER]))
   if (config.noindex) response.setHeader('X-Robots-Tag', 'noindex')
   request.url = toOriginForm(request.url)
@@ -79,10 +81,6 @@ function isDecodable(path: string): boolean {
   }
 }
 
-// Slow or stalled clients are cut off instead of holding a connection open.
-server.headersTimeout = 10_000
-server.requestTimeout = 30_000
-server.keepAliveTimeout = 65_000
 server.listen(config.port, config.host, () => {
   console.log(`Cadence site ready on http://${config.host}:${config.port} (base URL ${config.baseUrl})`)
 })

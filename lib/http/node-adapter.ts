@@ -8,6 +8,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 export type WebHandler = (request: Request) => Promise<Response> | Response
 
+/** Methods Node's parser accepts that a Fetch `Request` refuses to carry (`new Request` throws on them). */
+const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
+export function isFetchForbiddenMethod(method: string): boolean {
+  return FETCH_FORBIDDEN_METHODS.has(method.toUpperCase())
+}
+
+/**
+ * The web request of a Node request. A method Fetch forbids (TRACE) is built as a bodiless GET that
+ * still reports its real `method`, so the handler answers it (405) instead of the server failing (500).
+ */
 export function toWebRequest(request: IncomingMessage, origin: string, body: Uint8Array | null): Request {
   const headers = new Headers()
   const raw = request.rawHeaders
@@ -21,7 +32,13 @@ export function toWebRequest(request: IncomingMessage, origin: string, body: Uin
     }
   }
   const method = request.method ?? 'GET'
-  return new Request(origin + (request.url ?? '/'), {
+  const url = origin + (request.url ?? '/')
+  if (isFetchForbiddenMethod(method)) {
+    const standIn = new Request(url, { method: 'GET', headers })
+    Object.defineProperty(standIn, 'method', { value: method, enumerable: true })
+    return standIn
+  }
+  return new Request(url, {
     method,
     headers,
     body: body && body.byteLength > 0 && method !== 'GET' && method !== 'HEAD' ? (body as BodyInit) : null,

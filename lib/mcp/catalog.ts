@@ -62,13 +62,23 @@ function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true }
 }
 
+/**
+ * A string id is quoted back; any other value only by its kind: quoting it could overflow
+ * `JSON.stringify` (a deeply nested array), turning a tool error into an internal error.
+ */
+function describeGivenResourceId(given: unknown): string {
+  if (typeof given === 'string') return `Unknown resourceId ${JSON.stringify(given)}.`
+  const kind = given === null ? 'null' : Array.isArray(given) ? 'an array' : typeof given === 'object' ? 'an object' : `a ${typeof given}`
+  return `The argument resourceId must be a string, not ${kind}.`
+}
+
 /** Explains invalid arguments in words an agent can act on, naming the valid resource ids. */
 function describeInvalidArguments(name: string, serviceName: string, args: unknown, issues: z.core.$ZodIssue[]): string {
   const validIds = PUBLIC_RESOURCE_IDS.join(', ')
   const listTool = `${serviceName}.list_public_resources`
   if (issues.some((issue) => issue.path[0] === 'resourceId')) {
     const given = typeof args === 'object' && args !== null ? (args as JsonObject).resourceId : undefined
-    const what = given === undefined ? 'The argument resourceId is required.' : `Unknown resourceId ${JSON.stringify(given)}.`
+    const what = given === undefined ? 'The argument resourceId is required.' : describeGivenResourceId(given)
     return `${what} Valid ids: ${validIds}. ${listTool} lists them.`
   }
   const unknownKeys = issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []))

@@ -7,6 +7,7 @@
 import { handleAgentRestRequest } from '../agent/rest.ts'
 import { API_BASE_PATH, MCP_PATH } from '../contract/constants.ts'
 import { serveDocument, serveProblemDocument, type DocumentName } from '../discovery/documents.ts'
+import { isFetchForbiddenMethod } from '../http/node-adapter.ts'
 import { handleMcpRequest } from '../mcp/handler.ts'
 import { handleHomepageRequest } from '../pages/homepage.ts'
 
@@ -32,6 +33,14 @@ export function unknownProblemType(): Response {
   return new Response('No such problem type.\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
 }
 
+/**
+ * TRACE elsewhere than the agent surface: Next builds a Fetch `Request` for it too and fails with a
+ * 500, so the server refuses it itself (the site never reflects a request back).
+ */
+export function fetchForbiddenMethod(): Response {
+  return new Response('Method not allowed.\n', { status: 405, headers: { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' } })
+}
+
 function isReadMethod(method: string): boolean {
   return method === 'GET' || method === 'HEAD'
 }
@@ -43,6 +52,7 @@ function isReadMethod(method: string): boolean {
 export function matchDirectRoute(pathname: string, method: string): WebHandler | null {
   if (pathname === API_BASE_PATH || pathname.startsWith(`${API_BASE_PATH}/`)) return handleAgentRestRequest
   if (pathname === MCP_PATH) return handleMcpRequest
+  if (isFetchForbiddenMethod(method)) return fetchForbiddenMethod
   if (!isReadMethod(method)) return null
   if (pathname === '/') return handleHomepageRequest
   const document = DOCUMENT_PATHS[pathname]

@@ -1,0 +1,133 @@
+/**
+ * Regressions of what the soak (npm run soak) found in `npm start`: TRACE got a 500 (Fetch cannot
+ * carry it), a request offering an Upgrade (curl --http2, Java's HttpClient) got an empty reply, a
+ * nested tool argument got an internal error, and a too-slow client was cut off up to 30 s after its
+ * timeout (Node checked timeouts every 30 s). Each is now the contract's answer, within the bound.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SERVER_TIMEOUTS } from '../../lib/server/server-options.ts'
+import { rawExchange, type Outcome } from '../../scripts/soak/wire.ts'
+import { mcpAnswerProblems, restAnswerProblems } from '../support/contract-answers.ts'
+import { startSite, type RunningSite } from '../support/site-server.ts'
+
+const BASE = 'https://agents.example.com'
+let site: RunningSite
+
+beforeAll(async () => {
+  site = await startSite({ BASE_URL: BASE })
+})
+afterAll(async () => {
+  await site?.stop()
+})
+
+function send(payload: string, options: { expectAnswers?: number; head?: boolean } = {}): Promise<Outcome> {
+  return rawExchange(site.port, { payload, expectAnswers: options.expectAnswers ?? 1, headMethods: [options.head ?? false] }, 10_000)
+}
+
+const host = () => `Host: 127.0.0.1:${site.port}\r\n`
+const text = (outcome: Outcome, index = 0) => outcome.answers[index]?.body.toString('utf8') ?? ''
+const answer = (outcome: Outcome, index = 0) => ({ status: outcome.answers[index]?.status ?? 0, headers: outcome.answers[index]?.headers ?? {}, body: text(outcome, index) })
+
+describe('TRACE (a method Fetch cannot represent) is refused with 405, never a 500', () => {
+  it('on a REST path: the problem+json 405 of decisions.md', async () => {
+    const outcome = await send(`TRACE /api/agent/v1/health HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`)
+    expect(outcome.answers[0]?.status).toBe(405)
+    expect(outcome.answers[0]?.headers.allow).toBe('GET, HEAD')
+    expect(JSON.parse(text(outcome))).toMatchObject({ status: 405, code: 'method_not_allowed', instance: `${BASE}/api/agent/v1/health` })
+    expect(restAnswerProblems({ method: 'TRACE', target: '/api/agent/v1/health', baseUrl: BASE }, answer(outcome))).toEqual([])
+  })
+
+  it('on /mcp: HTTP 405, JSON-RPC -31405, mcp_method_not_allowed, naming TRACE', async () => {
+    const outcome = await send(`TRACE /mcp HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`)
+    expect(outcome.answers[0]?.status).toBe(405)
+    expect(outcome.answers[0]?.headers.allow).toBe('POST')
+    const payload = JSON.parse(text(outcome))
+    expect(payload).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -31405, data: { code: 'mcp_method_not_allowed' } } })
+    expect(payload.error.data.detail).toMatch(/^TRACE is not served on the MCP endpoint\./)
+    expect(mcpAnswerProblems({}, answer(outcome))).toEqual([])
+  })
+
+  it.each(['/', '/openapi.json', '/problems/rate_limit_exceeded', '/pricing', '/no-such-page'])('on %s: 405 with Allow: GET, HEAD', async (path) => {
+    const outcome = await send(`TRACE ${path} HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`)
+    expect(outcome.answers[0]?.status).toBe(405)
+    expect(outcome.answers[0]?.headers.allow).toBe('GET, HEAD')
+    expect(text(outcome)).toBe('Method not allowed.\n')
+  })
+})
+
+describe('a request offering an Upgrade is answered as HTTP/1.1 (RFC 9110 §7.8), not dropped', () => {
+  const h2c = 'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n'
+
+  it('curl --http2 on REST gets the health document', async () => {
+    const first = `GET /api/agent/v1/health HTTP/1.1\r\n${host()}${h2c}\r\n`
+    const outcome = await rawExchange(site.port, { payload: first, expectAnswers: 1 }, 10_000)
+    expect(outcome.end).toBe('answered')
+    expect(outcome.answers[0]?.status).toBe(200)
+    expect(JSON.parse(text(outcome))).toMatchObject({ status: 'ok', access: 'public_read_only' })
+  })
+
+  it('a WebSocket handshake on /mcp gets the MCP answer to the POST', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })
+    const outcome = await send(
+      `POST /mcp HTTP/1.1\r\n${host()}Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n` +
+        `Content-Type: application/json\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    )
+    expect(outcome.answers[0]?.status).toBe(200)
+    expect(JSON.parse(text(outcome))).toEqual({ jsonrpc: '2.0', id: 1, result: {} })
+  })
+
+  it.each(['/', '/openapi.json', '/pricing'])('%s with Upgrade: h2c gets its page', async (path) => {
+    const outcome = await send(`GET ${path} HTTP/1.1\r\n${host()}${h2c}\r\n`)
+    expect(outcome.end).toBe('answered')
+    expect(outcome.answers[0]?.status).toBe(200)
+    expect(text(outcome).length).toBeGreaterThan(100)
+  })
+})
+
+describe('a deeply nested tool argument is a tool error, not an internal error', () => {
+  const nested = `${'['.repeat(20_000)}${']'.repeat(20_000)}`
+  const toolError = {
+    content: [
+      {
+        type: 'text',
+        text: 'The argument resourceId must be a string, not an array. Valid ids: product-overview, developer-resources, agent-boundaries. service.list_public_resources lists them.',
+      },
+    ],
+    isError: true,
+  }
+
+  it.each([
+    ['legacy', 'MCP-Protocol-Version: 2025-11-25\r\n', ''],
+    [
+      '2026-07-28',
+      'MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: service.read_public_resource\r\n',
+      ',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}',
+    ],
+  ])('%s', async (_label, headers, meta) => {
+    const body = `{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"service.read_public_resource","arguments":{"resourceId":${nested}}${meta}}}`
+    const outcome = await send(
+      `POST /mcp HTTP/1.1\r\n${host()}Connection: close\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n${headers}Content-Length: ${body.length}\r\n\r\n${body}`,
+    )
+    expect(outcome.answers[0]?.status).toBe(200)
+    expect(JSON.parse(text(outcome))).toMatchObject({ jsonrpc: '2.0', id: 'deep', result: toolError })
+  })
+})
+
+describe('too-slow clients are cut off within their timeout plus one check interval', () => {
+  const [min, max] = [SERVER_TIMEOUTS.headersTimeout - 250, SERVER_TIMEOUTS.headersTimeout + SERVER_TIMEOUTS.connectionsCheckingInterval + 1_500]
+
+  it(`headers trickled or never sent: 408 after ${min}–${max} ms, for clients that started 3 s apart`, async () => {
+    const slowHeaders = () =>
+      rawExchange(site.port, { payload: `GET /api/agent/v1/health HTTP/1.1\r\n${host()}`, trickle: { bytes: 'X-Slow: drip\r\n', everyMs: 400 } }, 20_000)
+    const idle = () => rawExchange(site.port, { payload: '' }, 20_000)
+    // With the old 30 s check interval, at most one of two cut-offs 3 s apart could land in its window.
+    const first = [slowHeaders(), idle()]
+    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    const outcomes = await Promise.all([...first, slowHeaders()])
+    for (const outcome of outcomes) {
+      expect(outcome.answers[0]?.status).toBe(408)
+      expect(outcome.elapsedMs).toBeGreaterThanOrEqual(min)
+      expect(outcome.elapsedMs).toBeLessThanOrEqual(max)
+    }
+  }, 30_000)
+})

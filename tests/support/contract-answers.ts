@@ -1,0 +1,316 @@
+/**
+ * Oracles for "every answer is one of the contract's defined answers", shared by the soak
+ * (scripts/soak.ts) and the property tests: each returns the list of ways an answer breaks the
+ * contract (empty when it is a defined answer). REST is checked exactly against the route its path
+ * names; MCP against the decisions.md table (status ↔ JSON-RPC code ↔ `error.data.code`, id rules).
+ */
+import { z } from 'zod'
+import { API_BASE_PATH, CONTRACT_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS, PUBLIC_RESOURCE_IDS } from '../../lib/contract/constants.ts'
+import {
+  AgentCapabilitiesSchema,
+  AgentHealthSchema,
+  AgentResourceListSchema,
+  AgentResourceSchema,
+  ProblemDetailsSchema,
+} from '../../lib/contract/schemas.ts'
+
+/** One HTTP answer as a client saw it (header names lower-case). */
+export interface Answer {
+  status: number
+  headers: Record<string, string | undefined>
+  body: string
+}
+
+export const RATE_LIMIT_POLICY = '"public-agent-rest";q=120;w=60;burst=30'
+const STACK_TRACE = /\n\s+at [\w$.<>[\] ]+ \(|node:internal|webpack-internal|\.next\/server|\/node_modules\//
+
+/** Traces of server internals that no answer may carry. */
+export function leakProblems(answer: Answer): string[] {
+  return STACK_TRACE.test(answer.body) ? [`the body shows server internals: ${answer.body.slice(0, 200)}`] : []
+}
+
+/**
+ * The rate-limit headers of standards §1.4. `spent`: the request was admitted (the five headers,
+ * Reset = ceil((150 − Remaining) / 2), no Retry-After); `refused`: the exact 429 values at 2 tokens/s;
+ * `none`: the answer spent nothing (preflight, disabled, refused before admission) and shows none.
+ */
+export function quotaHeaderProblems(headers: Answer['headers'], state: 'spent' | 'refused' | 'none'): string[] {
+  const problems: string[] = []
+  const expectHeader = (name: string, value: string | undefined) => {
+    if (headers[name] !== value) problems.push(`${name}: expected ${value ?? '(absent)'}, got ${headers[name] ?? '(absent)'}`)
+  }
+  if (state === 'none') {
+    for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'ratelimit']) expectHeader(name, undefined)
+    return problems
+  }
+  expectHeader('ratelimit-limit', '150')
+  expectHeader('ratelimit-policy', RATE_LIMIT_POLICY)
+  if (state === 'refused') {
+    expectHeader('ratelimit-remaining', '0')
+    expectHeader('ratelimit-reset', '1')
+    expectHeader('retry-after', '1')
+    expectHeader('ratelimit', '"public-agent-rest";r=0;t=1')
+    return problems
+  }
+  const remaining = Number(headers['ratelimit-remaining'])
+  if (!Number.isInteger(remaining) || remaining < 0 || remaining > 149) {
+    problems.push(`ratelimit-remaining: expected an integer 0…149, got ${headers['ratelimit-remaining'] ?? '(absent)'}`)
+    return problems
+  }
+  const reset = Math.ceil((150 - remaining) / 2)
+  expectHeader('ratelimit-reset', String(reset))
+  expectHeader('ratelimit', `"public-agent-rest";r=${remaining};t=${reset}`)
+  expectHeader('retry-after', undefined)
+  return problems
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch {
+    return { ok: false }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// REST
+
+const REST_BODIES: Record<string, z.ZodType> = {
+  [`${API_BASE_PATH}/health`]: AgentHealthSchema,
+  [`${API_BASE_PATH}/capabilities`]: AgentCapabilitiesSchema,
+  [`${API_BASE_PATH}/resources`]: AgentResourceListSchema,
+}
+const RESOURCE_PREFIX = `${API_BASE_PATH}/resources/`
+
+export type RestRoute =
+  | { kind: 'preflight' }
+  | { kind: 'operation'; pathname: string; schema: z.ZodType; resourceId?: string }
+  | { kind: 'problem'; code: 'agent_endpoint_not_found' | 'agent_resource_not_found' | 'method_not_allowed'; pathname: string }
+
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * What the contract answers a request under /api/agent/v1 when it is admitted: the path is
+ * normalised as a URL (dot segments, `%2e`, `\`), the fixed paths and `resources/{id}` (one segment,
+ * percent-decoded) are operations; another path is `agent_endpoint_not_found` whatever the method;
+ * a method other than GET/HEAD on an operation is 405; an unknown id is `agent_resource_not_found`.
+ */
+export function restRoute(rawTarget: string, method: string, headers: Record<string, string | undefined> = {}): RestRoute {
+  if (method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) return { kind: 'preflight' }
+  const pathname = new URL(rawTarget, 'http://127.0.0.1').pathname
+  const read = method === 'GET' || method === 'HEAD'
+  const fixed = REST_BODIES[pathname]
+  if (fixed) return read ? { kind: 'operation', pathname, schema: fixed } : { kind: 'problem', code: 'method_not_allowed', pathname }
+  if (pathname.startsWith(RESOURCE_PREFIX)) {
+    const segment = pathname.slice(RESOURCE_PREFIX.length)
+    if (segment && !segment.includes('/')) {
+      if (!read) return { kind: 'problem', code: 'method_not_allowed', pathname }
+      const id = safeDecode(segment)
+      if (id !== null && (PUBLIC_RESOURCE_IDS as readonly string[]).includes(id)) {
+        return { kind: 'operation', pathname, schema: AgentResourceSchema, resourceId: id }
+      }
+      return { kind: 'problem', code: 'agent_resource_not_found', pathname }
+    }
+  }
+  return { kind: 'problem', code: 'agent_endpoint_not_found', pathname }
+}
+
+const PROBLEM_STATUS = {
+  agent_endpoint_not_found: 404,
+  agent_resource_not_found: 404,
+  method_not_allowed: 405,
+  rate_limit_exceeded: 429,
+  public_agent_access_disabled: 503,
+} as const
+
+export interface RestRequest {
+  method: string
+  /** The request target as sent (origin-form). */
+  target: string
+  headers?: Record<string, string | undefined>
+  /** Base URL of the site: problem `type` and `instance` are absolute under it. */
+  baseUrl: string
+  /** Whether a 503 (capability switched off, e.g. by an override cookie) is a possible answer. */
+  mayBeDisabled?: boolean
+}
+
+/** Problems of a REST answer against the contract's answer for that request. */
+export function restAnswerProblems(request: RestRequest, answer: Answer): string[] {
+  const problems = leakProblems(answer)
+  const h = answer.headers
+  const route = restRoute(request.target, request.method, request.headers)
+  const head = request.method === 'HEAD'
+  if (h['api-version'] !== CONTRACT_VERSION) problems.push(`API-Version: expected ${CONTRACT_VERSION}, got ${h['api-version'] ?? '(absent)'}`)
+
+  if (route.kind === 'preflight') {
+    if (answer.status !== 204) problems.push(`a CORS preflight: expected 204, got ${answer.status}`)
+    if (answer.body !== '') problems.push('a 204 has a body')
+    if (h['access-control-allow-methods'] !== 'GET, HEAD') problems.push(`Access-Control-Allow-Methods: ${h['access-control-allow-methods']}`)
+    return [...problems, ...quotaHeaderProblems(h, 'none')]
+  }
+
+  let expectedCode: keyof typeof PROBLEM_STATUS | null = route.kind === 'problem' ? route.code : null
+  if (answer.status === 429) expectedCode = 'rate_limit_exceeded'
+  else if (answer.status === 503 && request.mayBeDisabled) expectedCode = 'public_agent_access_disabled'
+
+  if (expectedCode === null) {
+    // An admitted operation: 200 with the body of its schema.
+    if (answer.status !== 200) return [...problems, `${request.method} ${route.pathname}: expected 200, got ${answer.status} ${answer.body.slice(0, 160)}`]
+    if (h['content-type'] !== 'application/json') problems.push(`Content-Type: expected application/json, got ${h['content-type']}`)
+    problems.push(...quotaHeaderProblems(h, 'spent'))
+    if (head) {
+      if (answer.body !== '') problems.push('a HEAD answer has a body')
+      return problems
+    }
+    const parsed = parseJson(answer.body)
+    if (!parsed.ok) return [...problems, 'the 200 body is not JSON']
+    const result = (route as Extract<RestRoute, { kind: 'operation' }>).schema.safeParse(parsed.value)
+    if (!result.success) problems.push(`the 200 body does not match its schema: ${result.error.issues[0]?.message}`)
+    if (route.kind === 'operation' && route.resourceId && (parsed.value as { id?: unknown }).id !== route.resourceId) {
+      problems.push(`the resource body has id ${(parsed.value as { id?: unknown }).id}, expected ${route.resourceId}`)
+    }
+    return problems
+  }
+
+  const status = PROBLEM_STATUS[expectedCode]
+  if (answer.status !== status) return [...problems, `${request.method} ${route.pathname}: expected ${status} ${expectedCode}, got ${answer.status} ${answer.body.slice(0, 160)}`]
+  if (h['content-type'] !== 'application/problem+json') problems.push(`Content-Type: expected application/problem+json, got ${h['content-type']}`)
+  if (status === 405 && h.allow !== 'GET, HEAD') problems.push(`Allow: expected "GET, HEAD", got ${h.allow}`)
+  if (status === 503) {
+    if (!/^\d+$/.test(h['retry-after'] ?? '')) problems.push(`a 503 without an integer Retry-After (${h['retry-after']})`)
+    problems.push(...quotaHeaderProblems(h, 'none'))
+  } else {
+    problems.push(...quotaHeaderProblems(h, status === 429 ? 'refused' : 'spent'))
+  }
+  if (head) {
+    if (answer.body !== '') problems.push('a HEAD answer has a body')
+    return problems
+  }
+  const parsed = parseJson(answer.body)
+  if (!parsed.ok) return [...problems, `the ${status} body is not JSON`]
+  const result = ProblemDetailsSchema.safeParse(parsed.value)
+  if (!result.success) return [...problems, `the ${status} body is not ProblemDetails: ${result.error.issues[0]?.message}`]
+  const problem = result.data
+  if (problem.code !== expectedCode) problems.push(`code: expected ${expectedCode}, got ${problem.code}`)
+  if (problem.status !== status) problems.push(`status member ${problem.status} ≠ ${status}`)
+  if (problem.type !== `${request.baseUrl}/problems/${expectedCode}`) problems.push(`type: ${problem.type}`)
+  if (problem.instance !== `${request.baseUrl}${route.pathname}`) problems.push(`instance: expected ${request.baseUrl}${route.pathname}, got ${problem.instance}`)
+  return problems
+}
+
+// ---------------------------------------------------------------------------------------------
+// MCP
+
+/** JSON-RPC error codes each HTTP status of POST /mcp may carry (decisions.md, developers.md). */
+export const MCP_ERROR_CODES_BY_STATUS: Record<number, readonly number[]> = {
+  200: [-32601, -32602],
+  400: [-32700, -32600, -32020, -32602, -32022],
+  403: [-32600],
+  404: [-32601],
+  405: [-31405],
+  413: [-31413],
+  415: [-31415],
+  429: [-31429],
+  503: [-31503],
+}
+export const MCP_STATUSES = [200, 202, ...Object.keys(MCP_ERROR_CODES_BY_STATUS).map(Number).filter((s) => s !== 200)].sort()
+
+/** `error.data.code` the table requires for a JSON-RPC code (at a status). */
+function requiredDataCode(code: number, status: number): string | undefined {
+  if (code === -32020) return 'mcp_header_mismatch'
+  if (code === -32602 && status === 400) return 'mcp_header_mismatch'
+  if (code === -31405) return 'mcp_method_not_allowed'
+  if (code === -31429) return 'rate_limit_exceeded'
+  if (code === -31503) return 'public_agent_access_disabled'
+  return undefined
+}
+
+type JsonObject = Record<string, unknown>
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** The `id` of a request body the server can echo: a string or a safe integer of a single message. */
+export function readableRequestId(body: unknown): string | number | null {
+  if (!isObject(body)) return null
+  const id = body.id
+  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null
+}
+
+export interface McpRequestFacts {
+  /** The parsed request body when it was JSON (undefined when not JSON or not sent). */
+  body?: unknown
+  /** Whether a 503 is possible (capability switched off). */
+  mayBeDisabled?: boolean
+}
+
+function messageProblems(message: unknown, status: number, facts: McpRequestFacts, index: number | null): string[] {
+  const where = index === null ? '' : `[${index}] `
+  if (!isObject(message)) return [`${where}not a JSON-RPC message object`]
+  const problems: string[] = []
+  if (message.jsonrpc !== '2.0') problems.push(`${where}jsonrpc is ${JSON.stringify(message.jsonrpc)}`)
+  const id = message.id
+  if (!(id === null || typeof id === 'string' || typeof id === 'number')) problems.push(`${where}id is ${JSON.stringify(id)}`)
+  const hasResult = 'result' in message
+  const hasError = 'error' in message
+  if (hasResult === hasError) return [...problems, `${where}a message needs exactly one of result and error`]
+  const requestId = index === null ? readableRequestId(facts.body) : null
+  if (hasResult) {
+    if (status !== 200) problems.push(`${where}a result with HTTP ${status}`)
+    if (index === null && id !== requestId) problems.push(`${where}result id ${JSON.stringify(id)} ≠ request id ${JSON.stringify(requestId)}`)
+    if (!isObject(message.result)) problems.push(`${where}result is not an object`)
+    return problems
+  }
+  const error = message.error
+  if (!isObject(error) || typeof error.code !== 'number' || typeof error.message !== 'string') return [...problems, `${where}malformed error object`]
+  const allowed = MCP_ERROR_CODES_BY_STATUS[status] ?? []
+  if (!allowed.includes(error.code)) problems.push(`${where}HTTP ${status} with JSON-RPC code ${error.code} (${error.message.slice(0, 120)})`)
+  if (index === null && id !== null && id !== requestId) problems.push(`${where}error id ${JSON.stringify(id)} is neither the request id ${JSON.stringify(requestId)} nor null`)
+  const data = error.data
+  if (!isObject(data) || typeof data.detail !== 'string' || typeof data.resolution !== 'string') {
+    problems.push(`${where}error ${error.code} without data.detail and data.resolution strings`)
+    return problems
+  }
+  const dataCode = requiredDataCode(error.code, status)
+  if (dataCode !== undefined && data.code !== dataCode) problems.push(`${where}error ${error.code}: data.code expected ${dataCode}, got ${JSON.stringify(data.code)}`)
+  if (error.code === -32022) {
+    if (JSON.stringify(data.supported) !== JSON.stringify(MCP_SUPPORTED_PROTOCOL_VERSIONS)) problems.push(`${where}-32022 data.supported is ${JSON.stringify(data.supported)}`)
+    if (typeof data.requested !== 'string') problems.push(`${where}-32022 without data.requested`)
+  }
+  if (error.code === -32602 && data.code === 'agent_resource_not_found' && typeof data.uri !== 'string') problems.push(`${where}resource not found without data.uri`)
+  return problems
+}
+
+/** Problems of a POST /mcp (or other method on /mcp) answer against the decisions table. */
+export function mcpAnswerProblems(facts: McpRequestFacts, answer: Answer): string[] {
+  const problems = leakProblems(answer)
+  const h = answer.headers
+  const status = answer.status
+  if (!MCP_STATUSES.includes(status) || (status === 503 && !facts.mayBeDisabled)) return [...problems, `HTTP ${status} is not an answer of the MCP endpoint: ${answer.body.slice(0, 200)}`]
+  if (h['api-version'] !== CONTRACT_VERSION) problems.push(`API-Version: expected ${CONTRACT_VERSION}, got ${h['api-version'] ?? '(absent)'}`)
+  if (h['mcp-session-id'] !== undefined) problems.push('an Mcp-Session-Id was minted')
+  // Refused before admission (403 origin, 405 method) or by the rollout (503): nothing spent.
+  const quotaState = status === 429 ? 'refused' : status === 403 || status === 405 || status === 503 ? 'none' : 'spent'
+  problems.push(...quotaHeaderProblems(h, quotaState))
+  if (status === 405 && h.allow !== 'POST') problems.push(`Allow: expected POST, got ${h.allow}`)
+  if (status === 503 && !/^\d+$/.test(h['retry-after'] ?? '')) problems.push('a 503 without an integer Retry-After')
+  if (status === 202) {
+    if (answer.body !== '') problems.push('a 202 has a body')
+    return problems
+  }
+  if (h['content-type'] !== 'application/json') problems.push(`Content-Type: expected application/json, got ${h['content-type']}`)
+  const parsed = parseJson(answer.body)
+  if (!parsed.ok) return [...problems, `HTTP ${status} body is not JSON: ${answer.body.slice(0, 120)}`]
+  const payload = parsed.value
+  if (Array.isArray(payload)) {
+    // Only a legacy batch is answered with an array, always with HTTP 200.
+    if (status !== 200 || !Array.isArray(facts.body)) problems.push(`an array answer to a ${Array.isArray(facts.body) ? 'batch' : 'single message'} with HTTP ${status}`)
+    payload.forEach((message, index) => problems.push(...messageProblems(message, status, facts, index)))
+    return problems
+  }
+  return [...problems, ...messageProblems(payload, status, facts, null)]
+}
