@@ -1,0 +1,77 @@
+/**
+ * Simulated clients of the soak: a seeded random source and a pool of distinct client addresses that
+ * reach the site as `X-Forwarded-For` from the trusted loopback proxy (TRUST_PROXY=127.0.0.1). The
+ * addresses are header text only, never connected to: IPv4 from 198.18.0.0/15 (RFC 2544, reserved
+ * for benchmarking) and IPv6 from 2001:db8::/32 (documentation), each IPv6 client in its own /64.
+ */
+
+export type Random = () => number
+
+/** mulberry32: small, fast, reproducible from SOAK_SEED. */
+export function seededRandom(seed: number): Random {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+export function pick<T>(random: Random, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)] as T
+}
+
+export function integer(random: Random, min: number, max: number): number {
+  return min + Math.floor(random() * (max - min + 1))
+}
+
+/** The i-th IPv4 client: 198.18.0.0 + i (i < 131 072). */
+export function ipv4Client(index: number): string {
+  const value = (198 << 24) + (18 << 16) + index
+  return `${(value >>> 24) & 0xff}.${(value >>> 16) & 0xff}.${(value >>> 8) & 0xff}.${value & 0xff}`
+}
+
+/** The i-th IPv6 client: its own /64 under 2001:db8::/32, with an interface id of its own. */
+export function ipv6Client(index: number, interfaceId = 1 + (index % 7)): string {
+  return `2001:db8:${(index >>> 16).toString(16)}:${(index & 0xffff).toString(16)}::${interfaceId.toString(16)}`
+}
+
+export interface ClientPool {
+  addresses: readonly string[]
+  ipv6: number
+  /** A random client's X-Forwarded-For value, in one of the forms a proxy chain produces. */
+  forwardedFor: (random: Random) => string
+}
+
+/**
+ * `count` clients, a quarter of them IPv6. The forwarded value varies: the bare address, a spoofed
+ * left-most hop before it (ignored: only the hop the trusted proxy appended counts), an IPv4 with a
+ * port, a bracketed IPv6 with a port.
+ */
+export function clientPool(count: number, offset = 0): ClientPool {
+  const addresses: string[] = []
+  let ipv6 = 0
+  for (let i = 0; i < count; i++) {
+    if (i % 4 === 3) {
+      addresses.push(ipv6Client(offset + i))
+      ipv6++
+    } else {
+      addresses.push(ipv4Client(offset + i))
+    }
+  }
+  return {
+    addresses,
+    ipv6,
+    forwardedFor: (random) => forwardedForm(random, pick(random, addresses)),
+  }
+}
+
+export function forwardedForm(random: Random, address: string): string {
+  const form = random()
+  if (form < 0.6) return address
+  if (form < 0.8) return `203.0.113.${integer(random, 1, 254)}, ${address}`
+  const v6 = address.includes(':')
+  return v6 ? `[${address}]:${integer(random, 1024, 65535)}` : `${address}:${integer(random, 1024, 65535)}`
+}
