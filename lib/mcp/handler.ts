@@ -103,7 +103,7 @@ async function handle(request: Request): Promise<Response> {
   const sdkResponse =
     route.kind === 'modern'
       ? await serving.modern.fetch(request, { parsedBody: parsed.value })
-      : await serving.legacy(legacyRequest(request), route.forward)
+      : await serving.legacy(legacyRequest(request, route.kind === 'initialize'), route.forward)
   return finish(request, route, sdkResponse, admitted)
 }
 
@@ -114,14 +114,17 @@ function headerValue(request: Request, name: string): string | undefined {
 /**
  * The request the legacy transport sees. It insists on `Accept: application/json, text/event-stream`
  * (406 otherwise) although it answers JSON here; a client that accepts only JSON gets the same
- * answer, so such a request is re-issued with that header (the body is already parsed).
+ * answer, so such a request is re-issued with that header (the body is already parsed). An
+ * `initialize` goes without `MCP-Protocol-Version`: it negotiates whatever that header says
+ * (decisions.md), but the transport checks the header on an initialize whose params are malformed
+ * and would answer 400 -32000 instead of the in-band -32602 of any malformed initialize.
  */
-function legacyRequest(request: Request): Request {
+function legacyRequest(request: Request, initialize: boolean): Request {
   const accept = request.headers.get('accept') ?? ''
-  if (accept.includes('application/json') && accept.includes('text/event-stream')) return request
-  const headers = new Headers({ 'content-type': CONTENT_TYPES.json, accept: LEGACY_ACCEPT })
   const version = request.headers.get(MCP_HEADERS.protocolVersion)
-  if (version !== null) headers.set(MCP_HEADERS.protocolVersion, version)
+  if (accept.includes('application/json') && accept.includes('text/event-stream') && !(initialize && version !== null)) return request
+  const headers = new Headers({ 'content-type': CONTENT_TYPES.json, accept: LEGACY_ACCEPT })
+  if (version !== null && !initialize) headers.set(MCP_HEADERS.protocolVersion, version)
   return new Request(request.url, { method: 'POST', headers, signal: request.signal })
 }
 

@@ -1,7 +1,8 @@
 /**
- * Regressions of what the soak (npm run soak) found in `npm start`: TRACE got a 500 (Fetch cannot
- * carry it), a request offering an Upgrade (curl --http2, Java's HttpClient) got an empty reply, a
- * nested tool argument got an internal error, and a too-slow client was cut off up to 30 s after its
+ * Regressions of what the soak (npm run soak) and the property tests found in `npm start`: TRACE got
+ * a 500 (Fetch cannot carry it), a request offering an Upgrade (curl --http2, Java's HttpClient) got
+ * an empty reply, a nested tool argument got an internal error, a malformed initialize with an odd
+ * MCP-Protocol-Version got a 400 -32000, and a too-slow client was cut off up to 30 s after its
  * timeout (Node checked timeouts every 30 s). Each is now the contract's answer, within the bound.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -110,6 +111,18 @@ describe('a deeply nested tool argument is a tool error, not an internal error',
     )
     expect(outcome.answers[0]?.status).toBe(200)
     expect(JSON.parse(text(outcome))).toMatchObject({ jsonrpc: '2.0', id: 'deep', result: toolError })
+  })
+})
+
+describe('an initialize negotiates whatever MCP-Protocol-Version says, even when its params are malformed', () => {
+  it.each(['2024-11-05', 'x', '2026-07-28', '2025-06-18'])('header %s: the in-band -32602 of a malformed initialize (was 400 -32000 for unsupported values)', async (version) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize' })
+    const outcome = await send(
+      `POST /mcp HTTP/1.1\r\n${host()}Connection: close\r\nContent-Type: application/json\r\nAccept: application/json\r\nMCP-Protocol-Version: ${version}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    )
+    expect(outcome.answers[0]?.status).toBe(200)
+    expect(JSON.parse(text(outcome))).toMatchObject({ jsonrpc: '2.0', id: 0, error: { code: -32602, message: 'Invalid params: params: Invalid input: expected object, received undefined' } })
+    expect(mcpAnswerProblems({ body: JSON.parse(body) }, answer(outcome))).toEqual([])
   })
 })
 
