@@ -1,8 +1,7 @@
 /**
- * `npm run soak`: a bounded robustness run against the built site on loopback — valid traffic from
- * thousands of simulated clients plus hostile and slow input for SOAK_SECONDS (60) and at most
- * SOAK_MAX_REQUESTS; exits 1 on any 5xx, hang, unanswered request, wrong answer, unsettled memory
- * or inexact quota. Other knobs: SOAK_RATE, SOAK_CONCURRENCY, SOAK_CLIENTS, SOAK_SETTLE_SECONDS, SOAK_SEED.
+ * `npm run soak`: bounded robustness run on loopback (SOAK_SECONDS, SOAK_MAX_REQUESTS; also SOAK_RATE,
+ * SOAK_CONCURRENCY, SOAK_CLIENTS, SOAK_SETTLE_SECONDS, SOAK_SEED). Prints the report; exits 1 on any
+ * 5xx, hang, unanswered request, wrong answer, unsettled memory or inexact quota.
  */
 import { formatReport } from './soak/report.ts'
 import { runSoak, soakOptionsFromEnv } from './soak/run.ts'

@@ -4,7 +4,6 @@
  * quotas, lib/client-address.ts), the `X-Robots-Tag` of preview deployments is set at run time, and
  * the agent surface is answered without Next's request pipeline (lib/server/direct-routes.ts).
  */
-import { createServer } from 'node:http'
 import next from 'next'
 import {
   createClientAddressResolver,
@@ -18,7 +17,7 @@ import { API_BASE_PATH } from '../lib/contract/constants.ts'
 import { serveWithWebHandler } from '../lib/http/node-adapter.ts'
 import { MCP_MAX_BODY_BYTES } from '../lib/mcp/protocol.ts'
 import { matchDirectRoute } from '../lib/server/direct-routes.ts'
-import { SERVER_OPTIONS } from '../lib/server/server-options.ts'
+import { createSiteServer } from '../lib/server/server-options.ts'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
 const config = getConfig()
@@ -35,7 +34,7 @@ const handle = app.getRequestHandler()
 await app.prepare()
 
 // Slow or stalled clients are cut off; Upgrade requests are answered as HTTP/1.1 (lib/server/server-options.ts).
-const server = createServer(SERVER_OPTIONS, (request, response) => {
+const server = createSiteServer((request, response) => {
   overwriteClientAddressHeaders(request, resolveClientAddress(request.socket.remoteAddress, request.headers[FORWARDED_FOR_HEADER]))
   if (config.noindex) response.setHeader('X-Robots-Tag', 'noindex')
   request.url = toOriginForm(request.url)

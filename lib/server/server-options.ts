@@ -1,9 +1,9 @@
 /**
- * Options of the self-hosted server's `http.createServer` (scripts/start.ts), defined once so the soak
- * (scripts/soak.ts) and the tests derive their bounds from the same numbers: a too-slow client is cut
- * off (408) within its timeout plus one check interval, and every request gets an HTTP/1.1 answer.
+ * The HTTP server of `npm start` (scripts/start.ts), its limits also read by the soak and the tests:
+ * a too-slow sender is cut off (408) within its timeout plus one check interval, a reader that stops
+ * reading after its idle timeout, and every request, even one offering an Upgrade, gets HTTP/1.1.
  */
-import type { ServerOptions } from 'node:http'
+import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http'
 
 export const SERVER_TIMEOUTS = {
   /** Complete request headers must arrive within this many ms of the connection's or request's start. */
@@ -19,6 +19,14 @@ export const SERVER_TIMEOUTS = {
   connectionsCheckingInterval: 1_000,
 } as const
 
+/**
+ * A connection with a request in progress on which nothing moves for this long is destroyed (Node
+ * re-arms the timer once when a write was pending, so a stalled reader goes after 15–30 s). Node's
+ * default is never: a client that pipelines requests and stops reading kept every queued answer in
+ * memory (about 9 MB for 300 requests of /openapi.json) for as long as it liked.
+ */
+export const IDLE_SOCKET_TIMEOUT_MS = 15_000
+
 export const SERVER_OPTIONS: ServerOptions = {
   ...SERVER_TIMEOUTS,
   /**
@@ -28,6 +36,13 @@ export const SERVER_OPTIONS: ServerOptions = {
    * default HttpClient (which offer h2c) would get an empty reply for every request.
    */
   shouldUpgradeCallback: () => false,
+}
+
+/** `http.createServer` with the options and the idle timeout above. */
+export function createSiteServer(listener: RequestListener): Server {
+  const server = createServer(SERVER_OPTIONS, listener)
+  server.timeout = IDLE_SOCKET_TIMEOUT_MS
+  return server
 }
 
 /** The latest a too-slow client is cut off, in ms after its request started (timeout + one check). */

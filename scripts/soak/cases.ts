@@ -1,12 +1,11 @@
 /**
- * What the soak sends and what it accepts back: generators of valid traffic (every REST operation,
- * HEAD, MCP 2026-07-28 and legacy, documents, both homepage variants, pages, pipelining), of greedy
- * clients, and of hostile input, each paired with the contract's answer for it. A case is judged by
- * how its exchange must end (answer, cut-off, close) and by an oracle of its answers.
+ * What the soak sends, each request paired with the contract's answer for it: valid traffic of every
+ * kind, greedy clients, hostile input and slow clients. A case is judged by how its exchange must end
+ * (answer, cut-off, close) and by an oracle of its answers (tests/support/contract-answers.ts).
  */
-import { CONTRACT_VERSION, PUBLIC_RESOURCE_IDS } from '../../lib/contract/constants.ts'
+import { PUBLIC_RESOURCE_IDS } from '../../lib/contract/constants.ts'
 import { prefersMarkdown } from '../../lib/http/negotiate.ts'
-import { SERVER_TIMEOUTS, cutOffBoundMs } from '../../lib/server/server-options.ts'
+import { IDLE_SOCKET_TIMEOUT_MS, SERVER_TIMEOUTS, cutOffBoundMs } from '../../lib/server/server-options.ts'
 import {
   mcpAnswerProblems,
   restAnswerProblems,
@@ -17,7 +16,8 @@ import type { Answered, HttpSpec, RawPlan } from './wire.ts'
 
 export const VALID_CATEGORIES = ['rest', 'mcp-modern', 'mcp-legacy', 'documents', 'homepage', 'pages', 'pipelined'] as const
 export const HOSTILE_CATEGORIES = ['bad-path', 'bad-body', 'header-flood', 'hostile-cookie', 'wrong-method', 'garbage'] as const
-export const SLOW_CATEGORIES = ['slow-headers', 'idle-connection', 'slow-body'] as const
+export const SLOW_CATEGORIES = ['slow-headers', 'idle-connection', 'slow-body', 'slow-reader'] as const
+export type SlowCategory = (typeof SLOW_CATEGORIES)[number]
 export type Category = (typeof VALID_CATEGORIES)[number] | (typeof HOSTILE_CATEGORIES)[number] | (typeof SLOW_CATEGORIES)[number] | 'quota-greedy'
 
 /** The longest any ordinary request may take before it counts as a hang. */
@@ -824,19 +824,31 @@ export function hostileCase(ctx: CaseContext): SoakCase {
 // ------------------------------------------------------------------------------------------------
 // Slow clients: cut off by the server's timeouts
 
-/** The window in which the server must cut off a client that is too slow for `timeout`. */
-export function cutOffWindow(timeout: 'headersTimeout' | 'requestTimeout'): readonly [number, number] {
+/**
+ * When the server must cut off each kind of slow client, in ms after it connected: a sender within
+ * its timeout plus one check interval; a reader that stopped within one to two idle timeouts (Node
+ * re-arms the idle timer once while a write is pending).
+ */
+export function cutOffWindow(kind: SlowCategory): readonly [number, number] {
+  if (kind === 'slow-reader') return [IDLE_SOCKET_TIMEOUT_MS - 250, 2 * IDLE_SOCKET_TIMEOUT_MS + CUT_OFF_SLACK_MS]
+  const timeout = kind === 'slow-body' ? 'requestTimeout' : 'headersTimeout'
   return [SERVER_TIMEOUTS[timeout] - 250, cutOffBoundMs(timeout) + CUT_OFF_SLACK_MS]
 }
 
-export function slowCase(ctx: CaseContext, kind: (typeof SLOW_CATEGORIES)[number]): SoakCase {
+export function slowCase(ctx: CaseContext, kind: SlowCategory): SoakCase {
   const host = `Host: 127.0.0.1:${ctx.port}\r\nX-Forwarded-For: ${ctx.pool.forwardedFor(ctx.random)}\r\n`
-  const window = cutOffWindow(kind === 'slow-body' ? 'requestTimeout' : 'headersTimeout')
+  const window = cutOffWindow(kind)
   const base = { category: kind, boundMs: window[1], expect: 'cut-off' as const, cutOffWindow: window, judge: statusIn([408]) }
   if (kind === 'idle-connection') return { ...base, label: 'connect and send nothing', send: { kind: 'raw', plan: { payload: '' } } }
   if (kind === 'slow-headers') {
     const target = pick(ctx.random, [`${API}/health`, '/mcp', '/', '/pricing'])
     return { ...base, label: `headers trickled to ${target}`, send: { kind: 'raw', plan: { payload: `GET ${target} HTTP/1.1\r\n${host}`, trickle: { bytes: 'X-Slow: drip\r\n', everyMs: 400 } } } }
+  }
+  if (kind === 'slow-reader') {
+    // 200 pipelined requests for a 30 KB document, answers never read: about 6 MB the server must let go.
+    const count = 200
+    const path = pick(ctx.random, ['/openapi.json', '/developers.md'])
+    return { ...base, label: `${count} pipelined ${path}, never read`, judge: undefined, send: { kind: 'raw', plan: { payload: `GET ${path} HTTP/1.1\r\n${host}\r\n`.repeat(count), neverRead: true } } }
   }
   const [target, chunked] = pick(ctx.random, [
     ['/mcp', false],
@@ -850,5 +862,3 @@ export function slowCase(ctx: CaseContext, kind: (typeof SLOW_CATEGORIES)[number
     send: { kind: 'raw', plan: { payload: `POST ${target} HTTP/1.1\r\n${host}Content-Type: application/json\r\n${framing}{"jsonrpc":"2.0",`, trickle: { bytes: ' ', everyMs: 500 } } },
   }
 }
-
-export { CONTRACT_VERSION }

@@ -1,8 +1,7 @@
 /**
- * Simulated clients of the soak: a seeded random source and a pool of distinct client addresses that
- * reach the site as `X-Forwarded-For` from the trusted loopback proxy (TRUST_PROXY=127.0.0.1). The
- * addresses are header text only, never connected to: IPv4 from 198.18.0.0/15 (RFC 2544, reserved
- * for benchmarking) and IPv6 from 2001:db8::/32 (documentation), each IPv6 client in its own /64.
+ * Simulated clients: a seeded random source and distinct addresses sent as `X-Forwarded-For` by the
+ * trusted loopback proxy — header text only, never connected to: IPv4 from 198.18.0.0/15 (RFC 2544,
+ * benchmarking), IPv6 from 2001:db8::/32 (documentation), each IPv6 client in its own /64.
  */
 
 export type Random = () => number

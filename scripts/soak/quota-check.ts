@@ -1,8 +1,7 @@
 /**
- * The quota, exact after the soak: a client the soak never used sends one request after another
- * until refused; the i-th admitted answer shows Remaining = 150 − i + refills (refills bracketed by
- * the clock, one per 500 ms), the headers agree with it (standards §1.4), and the first refusal is the
- * exact 429 of §1.5 once every token is spent. Nothing is thrown: every deviation is a problem line.
+ * The quota, exact after the soak: a fresh client sends until refused; the i-th admitted answer shows
+ * Remaining = 150 − i + refills (bracketed by the clock), its headers agree (standards §1.4), and the
+ * first refusal is the exact 429 of §1.5 once every token is spent. Deviations are problem lines.
  */
 import { mcpAnswerProblems, quotaHeaderProblems, restAnswerProblems } from '../../tests/support/contract-answers.ts'
 import { toAnswer } from './cases.ts'

@@ -1,7 +1,6 @@
 /**
- * The soak's printed report: counts by category and outcome, latency percentiles, slow-client
- * cut-off times, greedy and fresh-client quota results, server RSS before/peak/after, and every
- * violation (grouped, with counts). Pure formatting of a SoakResult.
+ * The soak's printed report, pure formatting of a SoakResult: counts by category and outcome, latency
+ * percentiles, cut-off times, quota results, CPU, RSS before/peak/after, violations grouped with counts.
  */
 import type { SoakResult, Violation } from './run.ts'
 
@@ -32,7 +31,7 @@ export function formatReport(result: SoakResult): string {
   const { options, memory } = result
   const lines: string[] = []
   lines.push(
-    `Soak: ${(result.trafficMs / 1000).toFixed(1)} s of traffic (SOAK_SECONDS=${options.seconds}), ${n(result.requests)} requests (limit ${n(options.maxRequests)}), ` +
+    `Soak: ${(result.trafficMs / 1000).toFixed(1)} s of traffic (SOAK_SECONDS=${options.seconds}), ${n(result.requests)} requests incl. warm-up (limit ${n(options.maxRequests)}), ` +
       `~${options.rate}/s paced + greedy + slow clients, seed ${options.seed}, total run ${(result.durationMs / 1000).toFixed(1)} s`,
   )
   lines.push(`Clients: ${n(result.clients.total)} simulated addresses (${n(result.clients.ipv6)} IPv6, one /64 each) as X-Forwarded-For from a trusted proxy (TRUST_PROXY=127.0.0.1)`)

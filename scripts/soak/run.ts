@@ -1,23 +1,25 @@
 /**
- * The soak run as a function (scripts/soak.ts is its command line; a test calls it with a short
- * duration): builds if needed, starts the built site behind a simulated trusted proxy, sends valid,
- * greedy, hostile and slow traffic at once within a fixed time and request budget, then checks that
- * nothing got a 5xx, hung or went unanswered, that memory settled and that the quota is still exact.
+ * The soak as a function (scripts/soak.ts is its command line, a test runs it short): the built site
+ * behind a simulated trusted proxy gets valid, greedy, hostile and slow traffic within a fixed time and
+ * request budget; afterwards no 5xx, hang or unanswered request, memory settled, quota still exact.
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import setupBuild from '../../tests/support/build-once.ts'
 import { freePort, startSite, type RunningSite } from '../../tests/support/site-server.ts'
 import {
+  cutOffWindow,
   greedyCase,
   hostileCase,
   slowCase,
+  SLOW_CATEGORIES,
   toAnswer,
   validCase,
   warmUpCases,
   VALID_CATEGORIES,
   type CaseContext,
   type Category,
+  type SlowCategory,
   type SoakCase,
 } from './cases.ts'
 import { clientPool, ipv4Client, seededRandom, type Random } from './clients.ts'
@@ -341,21 +343,17 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
       if (check.problem) recorder.violation({ kind: 'quota', category: 'quota-greedy', label: address, detail: check.problem })
     })
 
-    // Slow clients: a few at the start, then one every 1.5 s while its cut-off still fits in the phase.
+    // Slow clients: one of each kind at the start (senders always; readers and bodies when their cut-off
+    // fits in the phase), then one every 1.5 s, of a kind whose cut-off still fits in the phase.
     const slowWorker = (async () => {
-      const headersWindow = slowCase(ctx, 'slow-headers').cutOffWindow as readonly [number, number]
-      const bodyWindow = slowCase(ctx, 'slow-body').cutOffWindow as readonly [number, number]
       const slow: Promise<Outcome>[] = []
-      slow.push(execute(slowCase(ctx, 'slow-headers')), execute(slowCase(ctx, 'idle-connection')))
-      if (trafficStart + bodyWindow[1] <= deadline) slow.push(execute(slowCase(ctx, 'slow-body')))
-      let turn = 0
-      while (running()) {
+      const fits = (kind: SlowCategory) => performance.now() + cutOffWindow(kind)[1] <= deadline
+      for (const kind of SLOW_CATEGORIES) if (kind === 'slow-headers' || kind === 'idle-connection' || fits(kind)) slow.push(execute(slowCase(ctx, kind)))
+      for (let turn = 0; running(); turn++) {
         await sleep(1_500)
-        const now = performance.now()
         if (!running()) break
-        turn++
-        if (now + bodyWindow[1] <= deadline && turn % 2 === 0) slow.push(execute(slowCase(ctx, 'slow-body')))
-        else if (now + headersWindow[1] <= deadline) slow.push(execute(slowCase(ctx, turn % 3 === 0 ? 'idle-connection' : 'slow-headers')))
+        const kinds = SLOW_CATEGORIES.filter(fits)
+        if (kinds.length > 0) slow.push(execute(slowCase(ctx, kinds[turn % kinds.length] as SlowCategory)))
       }
       await Promise.all(slow)
     })()
@@ -413,10 +411,8 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
     agent.destroy()
     await site.stop()
   }
-  const { log: _log, ...rest } = options
-  void _log
   return {
-    options: rest,
+    options: { seconds: options.seconds, maxRequests: options.maxRequests, rate: options.rate, concurrency: options.concurrency, clients: options.clients, hostileShare: options.hostileShare, settleSeconds: options.settleSeconds, seed: options.seed },
     durationMs: performance.now() - started,
     trafficMs,
     requests: recorder.requests,

@@ -1,10 +1,10 @@
 /**
- * The soak's two ways to talk to the site on loopback, both bounded: `sendHttp` (node:http over a
- * keep-alive agent, for well-formed requests) and `rawExchange` (a TCP socket writing exact bytes,
- * optionally trickled, reading the answers itself). Neither throws: every exchange ends answered,
- * closed by the server, or timed out by the client at its bound.
+ * Talking to the site on loopback, bounded: `sendHttp` (node:http, keep-alive) for well-formed requests,
+ * `rawExchange` (exact bytes on a socket, optionally trickled) for the rest. Neither throws: an exchange
+ * ends answered, closed by the server, or timed out at its bound.
  */
 import { Agent, request as httpRequest } from 'node:http'
+import { readFileSync } from 'node:fs'
 import { connect } from 'node:net'
 
 export const LOOPBACK = '127.0.0.1'
@@ -167,6 +167,29 @@ export interface RawPlan {
   headMethods?: boolean[]
   /** When set, read nothing for this long after writing (a slow reader), then read. */
   pauseReadingMs?: number
+  /**
+   * Never read (a stalled reader): the exchange ends `closed` when the server's side of the connection
+   * leaves ESTABLISHED (seen in /proc/net/tcp, since a socket that reads nothing learns nothing).
+   */
+  neverRead?: boolean
+}
+
+const ESTABLISHED = '01'
+
+/** Whether the server's end of a loopback connection (server port → client port) is still ESTABLISHED (Linux). */
+export function serverSideEstablished(serverPort: number, clientPort: number): boolean {
+  const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0')
+  const local = `0100007F:${hex(serverPort)}`
+  const remote = `0100007F:${hex(clientPort)}`
+  try {
+    for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n')) {
+      const fields = line.trim().split(/\s+/)
+      if (fields[1] === local && fields[2] === remote) return fields[3] === ESTABLISHED
+    }
+  } catch {
+    return false
+  }
+  return false
 }
 
 /** Writes exact bytes on a fresh loopback connection and reads what comes back, within `boundMs`. */
@@ -177,13 +200,13 @@ export function rawExchange(port: number, plan: RawPlan, boundMs: number): Promi
     const socket = connect({ host: LOOPBACK, port })
     const started = performance.now()
     let settled = false
-    let trickleTimer: NodeJS.Timeout | undefined
+    let ticker: NodeJS.Timeout | undefined
     let error: string | undefined
     const finish = (end: Outcome['end']) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      clearInterval(trickleTimer)
+      clearInterval(ticker)
       socket.destroy()
       const answers = reader.answers
       resolve({ end, answer: answers[0] ?? null, answers, elapsedMs: performance.now() - started, ...(error ? { error } : {}) })
@@ -194,13 +217,20 @@ export function rawExchange(port: number, plan: RawPlan, boundMs: number): Promi
       if (plan.trickle) {
         const { bytes, everyMs } = plan.trickle
         let index = 0
-        trickleTimer = setInterval(() => {
+        ticker = setInterval(() => {
           if (!socket.destroyed && socket.writable) socket.write(bytes[index++ % bytes.length] as string)
         }, everyMs)
       }
       if (plan.pauseReadingMs) {
         socket.pause()
         setTimeout(() => socket.resume(), plan.pauseReadingMs)
+      }
+      if (plan.neverRead) {
+        socket.pause()
+        const clientPort = socket.localPort as number
+        ticker = setInterval(() => {
+          if (!serverSideEstablished(port, clientPort)) finish('closed')
+        }, 100)
       }
     })
     socket.on('data', (chunk: Buffer) => {

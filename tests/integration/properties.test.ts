@@ -1,8 +1,7 @@
 /**
- * Property-based tests (fast-check) against one started site (`npm start`, TRUST_PROXY=127.0.0.1 so
- * each request can come from its own simulated client): arbitrary paths under /api/agent/v1, methods,
- * headers, cookies and JSON-RPC-ish bodies. Every answer must be the contract's defined answer for
- * that request (tests/support/contract-answers.ts): never a 5xx, a stack trace or a hang.
+ * Property-based tests (fast-check) against one started site, each request from its own simulated
+ * client: arbitrary REST paths, methods, headers, cookies and JSON-RPC-ish bodies all get the
+ * contract's defined answer (tests/support/contract-answers.ts) — never a 5xx, a trace or a hang.
  */
 import { METHODS } from 'node:http'
 import fc from 'fast-check'

@@ -1,7 +1,7 @@
 /**
- * `npm run soak` in a short mode, so CI proves it: 8 s of valid, greedy, hostile and slow traffic
- * against the built site; no 5xx, hang or unanswered request, every answer the contract's, slow
- * clients cut off by the server within their bound, memory back near its start, quota exact.
+ * `npm run soak` short, so CI proves it: 8 s of valid, greedy, hostile and slow traffic; no 5xx, hang
+ * or unanswered request, every answer the contract's, slow clients cut off in time, memory back near
+ * its start, quota exact.
  */
 import { describe, expect, it } from 'vitest'
 import { formatReport } from '../../scripts/soak/report.ts'

@@ -1,8 +1,7 @@
 /**
- * Oracles for "every answer is one of the contract's defined answers", shared by the soak
- * (scripts/soak.ts) and the property tests: each returns the list of ways an answer breaks the
- * contract (empty when it is a defined answer). REST is checked exactly against the route its path
- * names; MCP against the decisions.md table (status ↔ JSON-RPC code ↔ `error.data.code`, id rules).
+ * Oracles for "every answer is one of the contract's defined answers" (soak and property tests): each
+ * lists how an answer breaks the contract, empty when it is a defined one. REST exactly, by the route
+ * its path names; MCP by the decisions.md table (status ↔ JSON-RPC code ↔ `error.data.code`, id).
  */
 import { z } from 'zod'
 import { API_BASE_PATH, CONTRACT_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS, PUBLIC_RESOURCE_IDS } from '../../lib/contract/constants.ts'

@@ -1,7 +1,7 @@
 /**
- * Property-based tests (fast-check) of the pure pieces every request goes through: Accept negotiation,
- * the MCP validation ladder, header decoding, client identity, the token bucket, the Node → Fetch
- * request adapter and the MCP tools. Each property holds for every generated input, not just examples.
+ * Property-based tests (fast-check) of the pure pieces every request goes through: negotiation, the MCP
+ * validation ladder, header decoding, client identity, the token bucket, the Node → Fetch adapter and
+ * the MCP tools. Each property holds for every generated input, not just for examples.
  */
 import { METHODS } from 'node:http'
 import type { IncomingMessage } from 'node:http'
