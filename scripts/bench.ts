@@ -15,6 +15,7 @@ import { isBuildCurrent } from '../tests/support/build-once.ts'
 import { projectRoot } from '../tests/support/paths.ts'
 import { freePort, startSite, type RunningSite } from '../tests/support/site-server.ts'
 import { benchCases, type BenchCase } from './bench/cases.ts'
+import { processCpuMs, type UpstashStack } from './bench/upstash.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const DURATION = Number(process.env.BENCH_DURATION ?? 8)
@@ -29,6 +30,8 @@ interface Measurement {
   peakRssMb: number
   non2xx: number
   errors: number
+  /** CPU of the Upstash stand-in (bridge + redis-server) per request; 0 without one. */
+  storeCpuMsPerRequest: number
 }
 
 function ensureBuilt(): void {
@@ -37,20 +40,16 @@ function ensureBuilt(): void {
   if (result.status !== 0) throw new Error('npm run build failed')
 }
 
-/** utime + stime of a process, in milliseconds (Linux /proc). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
-}
 
 function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
   return match ? Number(match[1]) / 1024 : 0
 }
 
-async function runLoad(pid: number, url: string, benchCase: BenchCase): Promise<Measurement> {
+async function runLoad(pid: number, url: string, benchCase: BenchCase, storeCpuMs: () => number = () => 0): Promise<Measurement> {
   const spec = { url, method: benchCase.method, headers: benchCase.headers, body: benchCase.body, connections: CONNECTIONS, duration: DURATION }
-  const cpuBefore = cpuMs(pid)
+  const cpuBefore = processCpuMs(pid)
+  const storeBefore = storeCpuMs()
   let peak = rssMb(pid)
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100)
   const child = spawn(process.execPath, [path.join(projectRoot, 'scripts/bench/load.ts'), JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] })
@@ -58,7 +57,8 @@ async function runLoad(pid: number, url: string, benchCase: BenchCase): Promise<
   child.stdout.on('data', (chunk) => (output += chunk))
   await new Promise((resolve) => child.on('exit', resolve))
   clearInterval(sampler)
-  const cpu = cpuMs(pid) - cpuBefore
+  const cpu = processCpuMs(pid) - cpuBefore
+  const storeCpu = storeCpuMs() - storeBefore
   const result = JSON.parse(output) as {
     requests: { average: number; total: number }
     latency: { p50: number; p99: number }
@@ -76,6 +76,7 @@ async function runLoad(pid: number, url: string, benchCase: BenchCase): Promise<
     peakRssMb: peak,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    storeCpuMsPerRequest: storeCpu / total,
   }
 }
 
@@ -128,12 +129,13 @@ function summarize(measurements: Measurement[]): Measurement {
     peakRssMb: Math.max(...measurements.map((m) => m.peakRssMb)),
     non2xx: measurements.reduce((sum, m) => sum + m.non2xx, 0),
     errors: measurements.reduce((sum, m) => sum + m.errors, 0),
+    storeCpuMsPerRequest: pick('storeCpuMsPerRequest'),
   }
 }
 
 async function main(): Promise<void> {
   ensureBuilt()
-  let upstash: { env: Record<string, string>; stop: () => Promise<void> } | undefined
+  let upstash: UpstashStack | undefined
   const sites: Record<string, RunningSite> = {}
   const bare: { port: number; process: ChildProcess }[] = []
   try {
@@ -158,7 +160,8 @@ async function main(): Promise<void> {
         const site = sites[benchCase.store] as RunningSite
         const entry = results.get(benchCase.name) ?? { site: [], bare: [] }
         process.stderr.write(`run ${run}/${RUNS} ${benchCase.name}: site… `)
-        entry.site.push(await runLoad(site.process.pid ?? 0, `${site.origin}${benchCase.path}`, benchCase))
+        const storeCpu = benchCase.store === 'upstash' && upstash ? upstash.cpuMs : undefined
+        entry.site.push(await runLoad(site.process.pid ?? 0, `${site.origin}${benchCase.path}`, benchCase, storeCpu))
         process.stderr.write('bare…\n')
         entry.bare.push(await runLoad(bareServer.process.pid ?? 0, `http://127.0.0.1:${bareServer.port}${benchCase.path}`, benchCase))
         results.set(benchCase.name, entry)
@@ -219,6 +222,20 @@ function printReport(cases: BenchCase[], results: Map<string, { site: Measuremen
   console.log(line(rows[0] ?? []))
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`)
   for (const row of rows.slice(1)) console.log(line(row))
+  for (const benchCase of cases.filter((c) => c.store === 'upstash')) {
+    const entry = results.get(benchCase.name)
+    if (!entry) continue
+    const site = summarize(entry.site)
+    console.log(
+      `\n${benchCase.name}: the local Upstash stand-in (REST bridge + redis-server, on the same ${cpus().length} cores) used ${site.storeCpuMsPerRequest.toFixed(3)} CPU ms per request besides the site's ${site.cpuMsPerRequest.toFixed(3)}.`,
+    )
+  }
+  const memory = results.get('rest-resource')
+  const upstashRun = results.get('rest-resource-upstash')
+  if (memory && upstashRun) {
+    const ratio = summarize(upstashRun.site).requestsPerSecond / summarize(memory.site).requestsPerSecond
+    console.log(`Upstash mode runs at ${(ratio * 100).toFixed(0)} % of the in-process mode (target ≥ 80 %).`)
+  }
 }
 
 await main()

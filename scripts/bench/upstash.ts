@@ -2,17 +2,35 @@
  * The Upstash mode of the benchmark: Debian's redis-server on a free loopback port with the local
  * Upstash REST bridge in front of it, exactly as the quota tests run it.
  */
+import { readFileSync } from 'node:fs'
 import { startRedis } from '../../tests/support/redis.ts'
 import { startUpstashBridge } from '../../tests/support/upstash-bridge.ts'
 
-export async function startUpstashStack(): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
+export interface UpstashStack {
+  env: Record<string, string>
+  /** CPU milliseconds used so far by the stand-in for Upstash: the bridge (this process) and redis-server. */
+  cpuMs: () => number
+  stop: () => Promise<void>
+}
+
+export async function startUpstashStack(): Promise<UpstashStack> {
   const redis = await startRedis()
   const bridge = await startUpstashBridge({ redisPort: redis.port })
   return {
     env: { UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: bridge.token },
+    cpuMs: () => {
+      const own = process.cpuUsage()
+      return (own.user + own.system) / 1000 + (redis.pid() ? processCpuMs(redis.pid() as number) : 0)
+    },
     stop: async () => {
       await bridge.stop()
       await redis.dispose()
     },
   }
+}
+
+/** utime + stime of a process, in milliseconds (Linux /proc, 100 ticks per second). */
+export function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
 }

@@ -10,6 +10,7 @@ const STANDARD_IDENTIFIERS = new Set([
   'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
   'https://spec.openapis.org/oas/3.1/dialect/base',
   'http://www.sitemaps.org/schemas/sitemap/0.9',
+  'https://json-schema.org/draft/2020-12/schema',
 ])
 
 const PUBLISHED_PATHS = [
@@ -40,14 +41,34 @@ export function extractUrls(text: string): { absolute: string[]; relative: strin
   return { absolute, relative }
 }
 
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28' }
+const MCP_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
+const mcpCall = (method: string, params: Record<string, unknown>, name?: string): RequestInit => ({
+  method: 'POST',
+  headers: { ...MCP_HEADERS, 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) },
+  body: JSON.stringify({ jsonrpc: '2.0', id: method, method, params: { ...params, _meta: MCP_META } }),
+})
+
+/** What the site publishes besides the documents: the homepage's Markdown and MCP answers. */
+const PUBLISHED_REQUESTS: [string, string, RequestInit][] = [
+  ['homepage Markdown', '/', { headers: { accept: 'text/markdown' } }],
+  ['MCP server/discover', '/mcp', mcpCall('server/discover', {})],
+  ['MCP resources/list', '/mcp', mcpCall('resources/list', {})],
+  ['MCP tools/list', '/mcp', mcpCall('tools/list', {})],
+  ['MCP resources/read', '/mcp', mcpCall('resources/read', { uri: 'service://public/developer-resources' }, 'service://public/developer-resources')],
+  ['MCP tools/call', '/mcp', mcpCall('tools/call', { name: 'service.get_public_capabilities', arguments: {} }, 'service.get_public_capabilities')],
+]
+
 async function collectUrls(site: RunningSite): Promise<{ path: string; url: string }[]> {
   const found: { path: string; url: string }[] = []
-  for (const path of PUBLISHED_PATHS) {
-    const response = await site.fetch(path)
-    expect(response.status, path).toBeLessThan(500)
+  const requests: [string, string, RequestInit | undefined][] = [...PUBLISHED_PATHS.map((path): [string, string, undefined] => [path, path, undefined]), ...PUBLISHED_REQUESTS]
+  for (const [label, path, init] of requests) {
+    const response = await site.fetch(path, init)
+    expect(response.status, label).toBe(path.endsWith('/unknown') ? 404 : 200)
     const { absolute, relative } = extractUrls(await response.text())
-    expect(relative, `relative links in ${path}`).toEqual([])
-    for (const url of absolute) if (!STANDARD_IDENTIFIERS.has(url)) found.push({ path, url })
+    expect(relative, `relative links in ${label}`).toEqual([])
+    for (const url of absolute) if (!STANDARD_IDENTIFIERS.has(url)) found.push({ path: label, url })
+    for (const match of (response.headers.get('link') ?? '').matchAll(/<([^>]*)>/g)) found.push({ path: `${label} Link header`, url: match[1] ?? '' })
   }
   return found
 }

@@ -16,9 +16,10 @@ const EXPECTED_LINK =
   '<https://agents.example.com/llms.txt>; rel="describedby"; type="text/plain", ' +
   '<https://agents.example.com/api/agent/v1/health>; rel="status"; type="application/json"'
 
-// Next adds its own router keys (and Accept-Encoding, it compresses) to every App Router answer;
-// our `Accept` is merged in, not overwritten, because `/` is a route handler.
-const EXPECTED_VARY = 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch, Accept, Accept-Encoding'
+// `npm start` answers `/` without Next's pipeline (lib/server/direct-routes.ts): exactly our `Vary`.
+// Through Next (next start, Vercel) the route handler's `Accept` is merged into Next's own router
+// keys, never overwritten; tests/integration/next-parity.test.ts checks that side.
+const EXPECTED_VARY = 'Accept'
 const EXPECTED_EXPOSE =
   'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After, API-Version, Link, Deprecation, Sunset, ETag'
 

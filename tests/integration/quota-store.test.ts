@@ -76,6 +76,24 @@ describe('in-process and Upstash stores', () => {
   })
 })
 
+describe('the Upstash store under concurrency', () => {
+  it('sends the consumes of one event-loop turn in one REST call, as requests read from many sockets are', async () => {
+    const client = createUpstashRedis({ url: bridge.url, token: bridge.token, timeoutMs: 2_000 })
+    const store = new UpstashQuotaStore(client, { prefix: `batching-${process.pid}`, timeoutMs: 2_000 })
+    await store.consume('warm-up') // loads the script (EVALSHA, then EVAL on NOSCRIPT)
+    bridge.resetCounts()
+    // Each consume starts in its own macrotask, the way each request's socket data arrives.
+    const decisions = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => new Promise<QuotaDecision>((resolve, reject) => setImmediate(() => store.consume(`client-${index % 3}`).then(resolve, reject)))),
+    )
+    expect(bridge.requestCounts()).toEqual({ '/pipeline': 1 })
+    expect(bridge.commandCounts()).toEqual({ EVALSHA: 30 })
+    // Ten requests per client, in order: 149 … 140 remaining.
+    expect(decisions.filter((_, index) => index % 3 === 0).map((decision) => decision.remaining)).toEqual([149, 148, 147, 146, 145, 144, 143, 142, 141, 140])
+    expect(decisions.every((decision) => decision.allowed)).toBe(true)
+  })
+})
+
 describe('an erroring Upstash (wrong token: every call answered 401)', () => {
   it('is a store failure: the in-process store answers, logged once', async () => {
     vi.useRealTimers()

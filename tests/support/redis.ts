@@ -23,6 +23,8 @@ export interface RunningRedis {
   resume: () => void
   /** Stops it for good and removes its working directory. */
   dispose: () => Promise<void>
+  /** Process id of the running server, if any (to measure its CPU). */
+  pid: () => number | undefined
 }
 
 function redisServerBinary(): string {
@@ -81,5 +83,6 @@ export async function startRedis(): Promise<RunningRedis> {
       await stop()
       rmSync(dir, { recursive: true, force: true })
     },
+    pid: () => child?.pid,
   }
 }

@@ -3,6 +3,7 @@
  * the given environment, and stops it. Tests drive it over real HTTP.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { projectRoot } from './paths.ts'
@@ -29,6 +30,14 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port))
     })
   })
+}
+
+/** The Node flags `npm start` runs the server with (package.json), so tests and benchmarks run it alike. */
+export function startScriptNodeFlags(): string[] {
+  const scripts = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
+  const match = /^node((?: --[\w=.-]+)*) scripts\/start\.ts$/.exec(scripts.start ?? '')
+  if (!match) throw new Error(`package.json "start" must be "node [--flags] scripts/start.ts", got ${JSON.stringify(scripts.start)}`)
+  return (match[1] ?? '').split(' ').filter(Boolean)
 }
 
 /** Environment variables of the developer's shell that would change the site under test. */
@@ -59,7 +68,7 @@ export async function startSite(
   const args =
     options.server === 'next-start'
       ? [path.join(projectRoot, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)]
-      : ['scripts/start.ts']
+      : [...startScriptNodeFlags(), 'scripts/start.ts']
   const child = spawn(process.execPath, args, {
     cwd: projectRoot,
     env: { ...baseEnv, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...env },

@@ -15,6 +15,8 @@ export interface UpstashBridge {
   token: string
   /** Commands forwarded so far, by upper-case name. */
   commandCounts: () => Record<string, number>
+  /** REST calls received so far, by path (`/`, `/pipeline`, `/multi-exec`). */
+  requestCounts: () => Record<string, number>
   resetCounts: () => void
   stop: () => Promise<void>
 }
@@ -55,6 +57,7 @@ export async function startUpstashBridge(options: { redisPort: number; token?: s
   })
   const scriptAliases = new Map<string, string>()
   const counts: Record<string, number> = {}
+  const requests: Record<string, number> = {}
 
   const toArgs = (command: Command): Array<string | Buffer | number> => command.map((part) => (typeof part === 'string' || typeof part === 'number' ? part : JSON.stringify(part)))
 
@@ -111,7 +114,8 @@ export async function startUpstashBridge(options: { redisPort: number; token?: s
     } catch {
       return send(response, 400, { error: 'ERR failed to parse command' })
     }
-    const path = (request.url ?? '/').split('?')[0]
+    const path = (request.url ?? '/').split('?')[0] ?? '/'
+    requests[path] = (requests[path] ?? 0) + 1
     if (path === '/' || path === '') {
       if (!Array.isArray(body) || body.length === 0) return send(response, 400, { error: 'ERR failed to parse command' })
       const [name, args] = prepare(body as Command)
@@ -158,8 +162,10 @@ export async function startUpstashBridge(options: { redisPort: number; token?: s
     url: `http://127.0.0.1:${port}`,
     token,
     commandCounts: () => ({ ...counts }),
+    requestCounts: () => ({ ...requests }),
     resetCounts: () => {
       for (const key of Object.keys(counts)) delete counts[key]
+      for (const key of Object.keys(requests)) delete requests[key]
     },
     stop: async () => {
       server.closeAllConnections()
