@@ -78,7 +78,7 @@ export function formatReport(result: SoakResult): string {
   } else {
     lines.push(
       `FAIL: ${n(result.violationCount)} violation(s) — 5xx ${kinds('5xx')}, hangs ${kinds('hang')}, unanswered ${kinds('unanswered')}, wrong answers ${kinds('wrong answer')}, ` +
-        `cut-off timing ${kinds('cut-off timing')}, inconsistent bodies ${kinds('inconsistent body')}, quota ${kinds('quota')}, memory ${kinds('memory')}, server log ${kinds('server log')}` +
+        `cut-off timing ${kinds('cut-off timing')}, inconsistent bodies ${kinds('inconsistent body')}, quota ${kinds('quota')}, memory ${kinds('memory')}, server log ${kinds('server log')}, crash ${kinds('crash')}` +
         (result.violationCount > result.violations.length ? ` (first ${result.violations.length} listed)` : ''),
     )
     lines.push(...groupViolations(result.violations))

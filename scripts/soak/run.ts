@@ -79,7 +79,7 @@ export function soakOptionsFromEnv(env: NodeJS.ProcessEnv): SoakOptions {
 }
 
 export interface Violation {
-  kind: '5xx' | 'hang' | 'unanswered' | 'wrong answer' | 'inconsistent body' | 'cut-off timing' | 'quota' | 'memory' | 'server log'
+  kind: '5xx' | 'hang' | 'unanswered' | 'wrong answer' | 'inconsistent body' | 'cut-off timing' | 'quota' | 'memory' | 'server log' | 'crash'
   category: Category | 'run'
   label: string
   detail: string
@@ -404,7 +404,10 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
     ]
     for (const burst of quota) for (const p of burst.problems) recorder.violation({ kind: 'quota', category: 'run', label: burst.label, detail: p })
 
-    const failures = site.output().split('\n').filter((line) => /a direct route failed|Internal Server Error|uncaught|unhandled/i.test(line))
+    if (site.process.exitCode !== null || site.process.signalCode !== null) {
+      recorder.violation({ kind: 'crash', category: 'run', label: 'server', detail: `the server exited (${site.process.exitCode ?? site.process.signalCode}): ${site.output().slice(-600)}` })
+    }
+    const failures = site.output().split('\n').filter((line) => /a direct route failed|Internal Server Error|uncaught|unhandled|heap out of memory/i.test(line))
     for (const line of failures.slice(0, 20)) recorder.violation({ kind: 'server log', category: 'run', label: 'server output', detail: line.slice(0, 200) })
   } finally {
     clearInterval(sampler)
