@@ -34,8 +34,8 @@ export function unknownProblemType(): Response {
 }
 
 /**
- * TRACE elsewhere than the agent surface: Next builds a Fetch `Request` for it too and fails with a
- * 500, so the server refuses it itself (the site never reflects a request back).
+ * TRACE outside the agent surface: Next's route handlers (homepage, documents) build a Fetch `Request`
+ * for it and fail with a 500, so the server refuses it on every path (the site reflects nothing back).
  */
 export function fetchForbiddenMethod(): Response {
   return new Response('Method not allowed.\n', { status: 405, headers: { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' } })
