@@ -1,3 +1,4 @@
+import { NavList } from './nav-list.tsx'
 import { PRODUCT_NAME } from '@/lib/contract/constants.ts'
 import { footerGroups } from '@/lib/pages/navigation.ts'
 import type { SiteUrls } from '@/lib/site-urls.ts'
@@ -15,15 +16,7 @@ export function SiteFooter({ urls, currentPath, tagline }: { urls: SiteUrls; cur
           {footerGroups(urls).map((group) => (
             <div className="footer-group" key={group.heading}>
               <h2 className="footer-heading">{group.heading}</h2>
-              <ul>
-                {group.links.map((link) => (
-                  <li key={link.href}>
-                    <a href={link.href} aria-current={link.path === currentPath ? 'page' : undefined}>
-                      {link.label}
-                    </a>
-                  </li>
-                ))}
-              </ul>
+              <NavList links={group.links} currentPath={currentPath} />
             </div>
           ))}
         </nav>

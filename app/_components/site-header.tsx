@@ -1,3 +1,4 @@
+import { NavList } from './nav-list.tsx'
 import { PRODUCT_NAME } from '@/lib/contract/constants.ts'
 import { headerLinks } from '@/lib/pages/navigation.ts'
 import type { SiteUrls } from '@/lib/site-urls.ts'
@@ -11,15 +12,7 @@ export function SiteHeader({ urls, currentPath }: { urls: SiteUrls; currentPath:
           {PRODUCT_NAME}
         </a>
         <nav className="site-nav" aria-label="Main">
-          <ul>
-            {headerLinks(urls).map((link) => (
-              <li key={link.href}>
-                <a href={link.href} aria-current={link.path === currentPath ? 'page' : undefined}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <NavList links={headerLinks(urls)} currentPath={currentPath} />
         </nav>
       </div>
     </header>
