@@ -7,7 +7,7 @@
  *   BENCH_RUNS (3), BENCH_DURATION (8 s), BENCH_CONNECTIONS (50), BENCH_CASES (comma-separated names)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs'
+import { writeFileSync, mkdtempSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { tmpdir, cpus, totalmem } from 'node:os'
 import path from 'node:path'
@@ -15,7 +15,8 @@ import { isBuildCurrent } from '../tests/support/build-once.ts'
 import { projectRoot } from '../tests/support/paths.ts'
 import { freePort, startSite, type RunningSite } from '../tests/support/site-server.ts'
 import { benchCases, type BenchCase } from './bench/cases.ts'
-import { processCpuMs, type UpstashStack } from './bench/upstash.ts'
+import type { UpstashStack } from './bench/upstash.ts'
+import { processCpuMs, processRssMb } from './proc-stats.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const DURATION = Number(process.env.BENCH_DURATION ?? 8)
@@ -41,17 +42,13 @@ function ensureBuilt(): void {
 }
 
 
-function rssMb(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return match ? Number(match[1]) / 1024 : 0
-}
 
 async function runLoad(pid: number, url: string, benchCase: BenchCase, storeCpuMs: () => number = () => 0): Promise<Measurement> {
   const spec = { url, method: benchCase.method, headers: benchCase.headers, body: benchCase.body, connections: CONNECTIONS, duration: DURATION }
   const cpuBefore = processCpuMs(pid)
   const storeBefore = storeCpuMs()
-  let peak = rssMb(pid)
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100)
+  let peak = processRssMb(pid)
+  const sampler = setInterval(() => (peak = Math.max(peak, processRssMb(pid))), 100)
   const child = spawn(process.execPath, [path.join(projectRoot, 'scripts/bench/load.ts'), JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))

@@ -13,10 +13,9 @@ import {
 } from '../lib/client-address.ts'
 import { getConfig } from '../lib/env.ts'
 import { loadContent } from '../lib/content/load.ts'
-import { API_BASE_PATH } from '../lib/contract/constants.ts'
 import { serveWithWebHandler } from '../lib/http/node-adapter.ts'
 import { MCP_MAX_BODY_BYTES } from '../lib/mcp/protocol.ts'
-import { matchDirectRoute } from '../lib/server/direct-routes.ts'
+import { isAgentApiPath, matchDirectRoute } from '../lib/server/direct-routes.ts'
 import { createSiteServer } from '../lib/server/server-options.ts'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
@@ -65,10 +64,6 @@ function toOriginForm(target: string | undefined): string {
   } catch {
     return '/'
   }
-}
-
-function isAgentApiPath(path: string): boolean {
-  return path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`)
 }
 
 function isDecodable(path: string): boolean {

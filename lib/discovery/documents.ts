@@ -6,7 +6,9 @@
 import { createHash } from 'node:crypto'
 import { fillTemplate } from '../content/load.ts'
 import { isProblemCode, PROBLEM_CODES, type ProblemCode } from '../contract/problems.ts'
+import { ifNoneMatchMatches } from '../http/conditional.ts'
 import { CONTENT_TYPES, CORS_HEADERS, type HeaderList } from '../http/headers.ts'
+import { explicitQualityOf, parseAccept } from '../http/negotiate.ts'
 import { prepareBody, respond, type PreparedBody } from '../http/respond.ts'
 import { perSite, type Site } from '../site.ts'
 import {
@@ -90,7 +92,7 @@ export function serveProblemDocument(request: Request, code: string): Response |
 function serveRequest(request: Request, document: PreparedDocument): Response {
   const { definition } = document
   const contentType =
-    definition.alternateContentType && acceptsExactly(request.headers.get('accept'), definition.alternateContentType)
+    definition.alternateContentType && (explicitQualityOf(parseAccept(request.headers.get('accept')), definition.alternateContentType) ?? 0) > 0
       ? definition.alternateContentType
       : definition.contentType
   const headers: HeaderList = [
@@ -99,26 +101,8 @@ function serveRequest(request: Request, document: PreparedDocument): Response {
     ...(definition.alternateContentType ? ([['Vary', 'Accept']] as const) : []),
     ...CORS_HEADERS,
   ]
-  if (ifNoneMatchHits(request.headers.get('if-none-match'), document.etag)) {
+  if (ifNoneMatchMatches(request.headers.get('if-none-match'), document.etag)) {
     return respond(request, 304, null, null, headers)
   }
   return respond(request, 200, document.body, contentType, headers)
-}
-
-function ifNoneMatchHits(header: string | null, etag: string): boolean {
-  if (!header) return false
-  return header.split(',').some((tag) => {
-    const value = tag.trim()
-    return value === '*' || value === etag || value === `W/${etag}`
-  })
-}
-
-/** True when a media range of `accept` names exactly this type (parameters and q=0 respected). */
-function acceptsExactly(accept: string | null, mediaType: string): boolean {
-  if (!accept) return false
-  return accept.split(',').some((range) => {
-    const [type = '', ...parameters] = range.split(';').map((part) => part.trim().toLowerCase())
-    const q = parameters.find((parameter) => parameter.startsWith('q='))
-    return type === mediaType && (q === undefined || Number(q.slice(2)) > 0)
-  })
 }

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto'
 import { fillTemplate } from '../content/load.ts'
 import { CONTENT_TYPES, CORS_HEADERS, type HeaderList } from '../http/headers.ts'
+import { ifNoneMatchMatches } from '../http/conditional.ts'
 import { prefersMarkdown } from '../http/negotiate.ts'
 import { prepareBody, respond, type PreparedBody } from '../http/respond.ts'
 import { perSite, type Site } from '../site.ts'
@@ -110,18 +111,6 @@ export function buildHomepage(site: Site): Homepage {
 }
 
 export const getHomepage = perSite(buildHomepage)
-
-/** RFC 9110 §13.1.2: `*` or any listed entity-tag equal to ours under weak comparison. */
-export function ifNoneMatchMatches(ifNoneMatch: string | null, etag: string): boolean {
-  if (ifNoneMatch === null) return false
-  const value = ifNoneMatch.trim()
-  if (value === '*') return true
-  const opaque = etag.replace(/^W\//, '')
-  for (const tag of value.match(/(?:W\/)?"[^"]*"/g) ?? []) {
-    if (tag.replace(/^W\//, '') === opaque) return true
-  }
-  return false
-}
 
 /** The representation an `Accept` value selects. */
 export function selectHomepageVariant(homepage: Homepage, accept: string | null): HomepageVariant {

@@ -41,6 +41,11 @@ export function fetchForbiddenMethod(): Response {
   return new Response('Method not allowed.\n', { status: 405, headers: { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' } })
 }
 
+/** The base path of the agent API or anything below it. */
+export function isAgentApiPath(pathname: string): boolean {
+  return pathname === API_BASE_PATH || pathname.startsWith(`${API_BASE_PATH}/`)
+}
+
 function isReadMethod(method: string): boolean {
   return method === 'GET' || method === 'HEAD'
 }
@@ -50,7 +55,7 @@ function isReadMethod(method: string): boolean {
  * assets, and methods the document and homepage routes do not serve with GET/HEAD).
  */
 export function matchDirectRoute(pathname: string, method: string): WebHandler | null {
-  if (pathname === API_BASE_PATH || pathname.startsWith(`${API_BASE_PATH}/`)) return handleAgentRestRequest
+  if (isAgentApiPath(pathname)) return handleAgentRestRequest
   if (pathname === MCP_PATH) return handleMcpRequest
   if (isFetchForbiddenMethod(method)) return fetchForbiddenMethod
   if (!isReadMethod(method)) return null

@@ -2,8 +2,8 @@
  * The Upstash mode of the benchmark: Debian's redis-server on a free loopback port with the local
  * Upstash REST bridge in front of it, exactly as the quota tests run it.
  */
-import { readFileSync } from 'node:fs'
 import { startRedis } from '../../tests/support/redis.ts'
+import { processCpuMs } from '../proc-stats.ts'
 import { startUpstashBridge } from '../../tests/support/upstash-bridge.ts'
 
 export interface UpstashStack {
@@ -29,8 +29,3 @@ export async function startUpstashStack(): Promise<UpstashStack> {
   }
 }
 
-/** utime + stime of a process, in milliseconds (Linux /proc, 100 ticks per second). */
-export function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
-}

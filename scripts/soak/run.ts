@@ -4,7 +4,7 @@
  * request budget; afterwards no 5xx, hang or unanswered request, memory settled, quota still exact.
  */
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { processCpuMs, processRssMb } from '../proc-stats.ts'
 import setupBuild from '../../tests/support/build-once.ts'
 import { freePort, startSite, type RunningSite } from '../../tests/support/site-server.ts'
 import {
@@ -162,25 +162,6 @@ export function allowedGrowthMb(beforeMb: number): number {
   return Math.max(48, beforeMb * 0.25)
 }
 
-/** utime + stime of a process in seconds (Linux /proc, 100 ticks per second). */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return 0
-  }
-}
-
-function rssMb(pid: number): number {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-    return match ? Number(match[1]) / 1024 : 0
-  } catch {
-    return 0
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Paces requests to `rate` per second across all workers. */
@@ -287,10 +268,10 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
   }
 
   let peakMb = 0
-  const sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb(pid))), 200)
+  const sampler = setInterval(() => (peakMb = Math.max(peakMb, processRssMb(pid))), 200)
   const greedy: SoakResult['greedy'] = []
   let trafficMs = 0
-  const memory: MemoryReport = { coldMb: rssMb(pid), beforeMb: 0, peakMb: 0, afterMb: 0, allowedGrowthMb: 0, settleTimelineMb: [], settledAfterMs: 0 }
+  const memory: MemoryReport = { coldMb: processRssMb(pid), beforeMb: 0, peakMb: 0, afterMb: 0, allowedGrowthMb: 0, settleTimelineMb: [], settledAfterMs: 0 }
   const cpu = { serverSeconds: 0, soakSeconds: 0 }
   let quota: BurstResult[] = []
   try {
@@ -298,9 +279,9 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
     const warm = warmUpCases(ctx)
     for (let i = 0; i < warm.length; i += 8) await Promise.all(warm.slice(i, i + 8).map(execute))
     await sleep(1_000)
-    memory.beforeMb = rssMb(pid)
+    memory.beforeMb = processRssMb(pid)
     peakMb = memory.beforeMb
-    cpu.serverSeconds = cpuSeconds(pid)
+    cpu.serverSeconds = processCpuMs(pid) / 1000
     cpu.soakSeconds = (process.cpuUsage().user + process.cpuUsage().system) / 1e6
 
     log(`soak: ${options.seconds} s of traffic, at most ${options.maxRequests} requests, ~${options.rate}/s valid + hostile`)
@@ -360,8 +341,8 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
 
     await Promise.all([...workers, ...greedyWorkers])
     trafficMs = performance.now() - trafficStart
-    memory.peakMb = Math.max(peakMb, rssMb(pid))
-    cpu.serverSeconds = cpuSeconds(pid) - cpu.serverSeconds
+    memory.peakMb = Math.max(peakMb, processRssMb(pid))
+    cpu.serverSeconds = processCpuMs(pid) / 1000 - cpu.serverSeconds
     cpu.soakSeconds = (process.cpuUsage().user + process.cpuUsage().system) / 1e6 - cpu.soakSeconds
     log(`soak: traffic done after ${(trafficMs / 1000).toFixed(1)} s (${recorder.requests} requests); slow clients still to be cut off: ${inFlight.size}`)
 
@@ -372,7 +353,7 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
     const settle = (async () => {
       const settleStart = performance.now()
       for (;;) {
-        memory.afterMb = rssMb(pid)
+        memory.afterMb = processRssMb(pid)
         memory.settleTimelineMb.push(Math.round(memory.afterMb))
         if (memory.afterMb <= memory.beforeMb + memory.allowedGrowthMb || performance.now() - settleStart >= options.settleSeconds * 1000) break
         await sleep(1000)

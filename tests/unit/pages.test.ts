@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { buildAgentCatalog } from '../../lib/agent/catalog.ts'
 import { parseConfig } from '../../lib/env.ts'
+import { ifNoneMatchMatches } from '../../lib/http/conditional.ts'
 import { buildContentPages, formatPrice, planCtaHref } from '../../lib/pages/content-pages.ts'
 import { escapeHtml, renderHtmlPage } from '../../lib/pages/html.ts'
 import {
   buildHomepage,
   buildHomepageLinkHeader,
   HOMEPAGE_CACHE_CONTROL,
-  ifNoneMatchMatches,
   renderHomepageMain,
   selectHomepageVariant,
 } from '../../lib/pages/homepage.ts'
