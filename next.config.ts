@@ -1,18 +1,47 @@
 import type { NextConfig } from 'next'
-import { parseConfig } from './lib/env.ts'
+import { writeBuildRecord } from './lib/build-record.ts'
+import { pageHeaders } from './lib/pages/page-headers.ts'
+import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/pages/site-pages.ts'
+import { getSite } from './lib/site.ts'
 
-// Read at build time: on Vercel every deployment is built with its own environment, so a preview
-// build knows it is a preview. Self-hosted, scripts/start.ts applies the same rule at run time.
-const { noindex } = parseConfig(process.env)
+// Read at build time: every page and document is prerendered with this deployment's settings (a
+// Vercel preview knows it is one, and its own URL, when it is built). npm start refuses to serve a
+// build made with other settings (scripts/start.ts).
+const site = getSite()
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   // The agent API answers its own trailing-slash paths (404 agent_endpoint_not_found); Next's redirect must not.
   skipTrailingSlashRedirect: true,
-  // Content is read from content/ at run time; make sure deployments ship it with every function.
+  // This directory is the project, whatever lockfiles lie above it (tests build copies of it).
+  turbopack: { root: process.cwd() },
+  outputFileTracingRoot: process.cwd(),
+  // The functions (agent API, MCP) read content/ at run time.
   outputFileTracingIncludes: { '/**': ['./content/**/*.md'] },
+  compiler: {
+    async runAfterProductionCompile({ distDir }) {
+      writeBuildRecord(distDir, site)
+    },
+  },
   async headers() {
-    return noindex ? [{ source: '/:path*', headers: [{ key: 'X-Robots-Tag', value: 'noindex' }] }] : []
+    // Pages cannot set headers themselves: both representations of a page (its HTML here, its twin at
+    // the `.md` URL) get the same Vary, Link and cache policy from lib/pages/page-headers.ts.
+    const pages = SITE_PAGES.flatMap((page) =>
+      [page.path, page.markdownPath].map((source) => ({
+        source,
+        headers: pageHeaders(site, page.key).map(([key, value]) => ({ key, value })),
+      })),
+    )
+    const noindex = site.config.noindex ? [{ source: '/:path*', headers: [{ key: 'X-Robots-Tag', value: 'noindex' }] }] : []
+    return [...pages, ...noindex]
+  },
+  async rewrites() {
+    return {
+      beforeFiles: [],
+      afterFiles: SITE_PAGES.map((page) => ({ source: page.markdownPath, destination: twinRoutePath(page.key) })),
+      // Any other `.md` URL that no route serves: the Markdown 404.
+      fallback: [{ source: '/:path*.md', destination: twinRoutePath(NOT_FOUND_TWIN) }],
+    }
   },
 }
 

@@ -1,34 +1,33 @@
 import type { Metadata } from 'next'
-import { connection } from 'next/server'
 import { PageShell } from '@/app/_components/page-shell.tsx'
 import { PRODUCT_NAME } from '@/lib/contract/constants.ts'
-import { getSite } from '@/lib/site.ts'
+import { DOCUMENT_PATHS } from '@/lib/discovery/document-paths.ts'
+import { NOT_FOUND_PAGE } from '@/lib/pages/content-pages.ts'
+import { sitePage } from '@/lib/pages/site-pages.ts'
 
 // Next adds `<meta name="robots" content="noindex">` to every 404 itself.
 export const metadata: Metadata = {
-  title: `Page not found · ${PRODUCT_NAME}`,
+  title: `${NOT_FOUND_PAGE.title} · ${PRODUCT_NAME}`,
+  description: NOT_FOUND_PAGE.description,
 }
 
-export default async function NotFound() {
-  // Render per request: the links come from the run-time base URL, not the build machine's.
-  await connection()
-  const { urls } = getSite()
+export default function NotFound() {
   return (
     <PageShell path="">
       <div className="container page">
         <header className="page-header">
-          <h1>Page not found</h1>
-          <p className="lead">There is no page at this address. It may have moved, or the link may be mistyped.</p>
+          <h1>{NOT_FOUND_PAGE.title}</h1>
+          <p className="lead">{NOT_FOUND_PAGE.description}</p>
         </header>
         <ul className="link-list">
           <li>
-            <a href={urls.home}>Go to the {PRODUCT_NAME} homepage</a>
+            <a href={sitePage('home').path}>Go to the {PRODUCT_NAME} homepage</a>
           </li>
           <li>
-            <a href={urls.pricing}>See pricing</a>
+            <a href={sitePage('pricing').path}>See pricing</a>
           </li>
           <li>
-            <a href={urls.developers}>Developer index</a> for the public agent API
+            <a href={DOCUMENT_PATHS.developers}>Developer index</a> for the public agent API
           </li>
         </ul>
       </div>

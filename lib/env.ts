@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { parseTrustedProxies } from './client-address.ts'
-import { DEFAULT_DISABLED_RETRY_AFTER_SECONDS, DEFAULT_SERVICE_NAME } from './contract/constants.ts'
+import { DEFAULT_CONTENT_SIGNAL, DEFAULT_DISABLED_RETRY_AFTER_SECONDS, DEFAULT_SERVICE_NAME } from './contract/constants.ts'
 
 const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -47,6 +47,19 @@ const originListText = listText.pipe(
   ),
 )
 
+/**
+ * Cloudflare's Content Signals (`search`, `ai-input`, `ai-train`, each yes or no), written the way
+ * robots.txt and the `Content-Signal` header carry them.
+ */
+const contentSignalText = z
+  .string()
+  .trim()
+  .regex(
+    /^(?:search|ai-input|ai-train)=(?:yes|no)(?:\s*,\s*(?:search|ai-input|ai-train)=(?:yes|no))*$/,
+    'comma-separated search=, ai-input= and ai-train= signals, each yes or no, e.g. "search=yes, ai-input=yes, ai-train=no"',
+  )
+  .transform((value) => value.split(',').map((part) => part.trim()).join(', '))
+
 const EnvSchema = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -77,6 +90,7 @@ const EnvSchema = z.object({
     if (invalid.length > 0) context.addIssue({ code: 'custom', message: `not an IP address or CIDR range: ${invalid.join(', ')}` })
   }),
   MCP_ALLOWED_ORIGINS: originListText,
+  CONTENT_SIGNAL: contentSignalText.default(DEFAULT_CONTENT_SIGNAL),
   FLAGS_SECRET: optionalText.refine(
     (value) => value === undefined || (/^[A-Za-z0-9_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64url').length === 32),
     'must be 32 random bytes in base64url, e.g. node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))"',
@@ -107,6 +121,8 @@ export interface SiteConfig {
   trustProxy: string[]
   mcpAllowedOrigins: string[]
   flagsSecret: string | undefined
+  /** Content Signals of robots.txt and of every Markdown answer (`Content-Signal`). */
+  contentSignal: string
 }
 
 export class ConfigError extends Error {
@@ -153,6 +169,7 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
     trustProxy: e.TRUST_PROXY,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
     flagsSecret: e.FLAGS_SECRET,
+    contentSignal: e.CONTENT_SIGNAL,
   })
 }
 

@@ -3,32 +3,41 @@
  * deployment's documents point at the preview itself.
  */
 import { API_BASE_PATH, MCP_PATH } from './contract/constants.ts'
+import { DOCUMENT_PATHS, PROBLEMS_PATH, type DocumentName } from './discovery/document-paths.ts'
+import { SIGNUP_PATH, sitePage, type PageKey } from './pages/site-pages.ts'
 
 export function buildSiteUrls(baseUrl: string) {
   const at = (path: string) => `${baseUrl}${path}`
+  const doc = (name: DocumentName) => at(DOCUMENT_PATHS[name])
+  const page = (key: PageKey) => at(sitePage(key).path)
   return {
-    home: at('/'),
-    pricing: at('/pricing'),
-    contact: at('/contact'),
-    login: at('/login'),
-    signup: at('/login#create-account'),
-    developers: at('/developers.md'),
-    llms: at('/llms.txt'),
-    sitemap: at('/sitemap.xml'),
-    robots: at('/robots.txt'),
-    openapi: at('/openapi.json'),
+    /** A page's HTML and its Markdown twin (lib/pages/site-pages.ts). */
+    page,
+    markdown: (key: PageKey) => at(sitePage(key).markdownPath),
+    home: page('home'),
+    pricing: page('pricing'),
+    contact: page('contact'),
+    login: page('login'),
+    signup: at(SIGNUP_PATH),
+    developers: doc('developers'),
+    llms: doc('llms'),
+    sitemap: doc('sitemap'),
+    robots: doc('robots'),
+    openapi: doc('openapi'),
     mcp: at(MCP_PATH),
-    mcpManifest: at('/.well-known/mcp.json'),
-    mcpServerCard: at('/.well-known/mcp/server-card.json'),
-    mcpCompatibility: at('/mcp.json'),
-    protectedResourceMetadata: at('/.well-known/oauth-protected-resource'),
+    mcpManifest: doc('mcpManifest'),
+    mcpServerCard: doc('mcpServerCard'),
+    /** The server card at the MCP URL (SEP-2127), served as application/mcp-server-card+json. */
+    mcpServerCardAtEndpoint: doc('mcpServerCardAtEndpoint'),
+    mcpCompatibility: doc('mcpClientConfiguration'),
+    protectedResourceMetadata: doc('protectedResourceMetadata'),
     apiBase: at(API_BASE_PATH),
     health: at(`${API_BASE_PATH}/health`),
     capabilities: at(`${API_BASE_PATH}/capabilities`),
     resources: at(`${API_BASE_PATH}/resources`),
     resource: (id: string) => at(`${API_BASE_PATH}/resources/${id}`),
-    problemType: (code: string) => at(`/problems/${code}`),
-    docsSection: (anchor: string) => at(`/developers.md#${anchor}`),
+    problemType: (code: string) => at(`${PROBLEMS_PATH}/${code}`),
+    docsSection: (anchor: string) => `${doc('developers')}#${anchor}`,
   }
 }
 

@@ -6,12 +6,11 @@
  *
  *   BENCH_RUNS (3), BENCH_DURATION (8 s), BENCH_CONNECTIONS (50), BENCH_CASES (comma-separated names)
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { writeFileSync, mkdtempSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { tmpdir, cpus, totalmem } from 'node:os'
 import path from 'node:path'
-import { isBuildCurrent } from '../tests/support/build-once.ts'
 import { projectRoot } from '../tests/support/paths.ts'
 import { freePort, startSite, type RunningSite } from '../tests/support/site-server.ts'
 import { benchCases, type BenchCase } from './bench/cases.ts'
@@ -35,11 +34,6 @@ interface Measurement {
   storeCpuMsPerRequest: number
 }
 
-function ensureBuilt(): void {
-  if (isBuildCurrent()) return
-  const result = spawnSync('npm', ['run', 'build'], { cwd: projectRoot, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
-  if (result.status !== 0) throw new Error('npm run build failed')
-}
 
 
 
@@ -131,18 +125,17 @@ function summarize(measurements: Measurement[]): Measurement {
 }
 
 async function main(): Promise<void> {
-  ensureBuilt()
   let upstash: UpstashStack | undefined
   const sites: Record<string, RunningSite> = {}
   const bare: { port: number; process: ChildProcess }[] = []
   try {
     const cases = benchCases().filter((c) => !ONLY || ONLY.includes(c.name))
-    sites.memory = await startSite({ BASE_URL: 'http://127.0.0.1', TRUST_PROXY: '127.0.0.1' })
+    sites.memory = await startSite({ TRUST_PROXY: '127.0.0.1' })
     if (cases.some((c) => c.store === 'upstash')) {
       const { startUpstashStack } = await import('./bench/upstash.ts')
       const stack = await startUpstashStack()
       upstash = stack
-      sites.upstash = await startSite({ BASE_URL: 'http://127.0.0.1', TRUST_PROXY: '127.0.0.1', ...stack.env })
+      sites.upstash = await startSite({ TRUST_PROXY: '127.0.0.1', ...stack.env })
     }
     const recordings = []
     for (const benchCase of cases) recordings.push(await recordAnswer(sites[benchCase.store] as RunningSite, benchCase))

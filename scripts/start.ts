@@ -1,10 +1,13 @@
 /**
  * `npm start`: serves the built site on HOST:PORT (default 127.0.0.1:3000). A custom server rather
  * than `next start`, because only here is the TCP peer address known (the client identity used for
- * quotas, lib/client-address.ts), the `X-Robots-Tag` of preview deployments is set at run time, and
- * the agent surface is answered without Next's request pipeline (lib/server/direct-routes.ts).
+ * quotas, lib/client-address.ts), and because it can serve the build the way Vercel's CDN does:
+ * prerendered pages, twins and documents from memory (lib/server/static-output.ts), the agent API
+ * and MCP with their handlers (lib/server/direct-routes.ts), and only the rest through Next.
  */
+import path from 'node:path'
 import next from 'next'
+import { describeBuildMismatch, buildRecordOf, readBuildRecord } from '../lib/build-record.ts'
 import {
   createClientAddressResolver,
   FORWARDED_FOR_HEADER,
@@ -12,16 +15,25 @@ import {
   overwriteClientAddressHeaders,
 } from '../lib/client-address.ts'
 import { getConfig } from '../lib/env.ts'
-import { loadContent } from '../lib/content/load.ts'
-import { serveWithWebHandler } from '../lib/http/node-adapter.ts'
+import { isCorsPreflight, staticPreflightResponse } from '../lib/http/cors.ts'
+import { isFetchForbiddenMethod, serveWithWebHandler, writeWebResponse } from '../lib/http/node-adapter.ts'
 import { MCP_MAX_BODY_BYTES } from '../lib/mcp/protocol.ts'
-import { isAgentApiPath, matchDirectRoute } from '../lib/server/direct-routes.ts'
+import { isAgentApiPath, matchDynamicRoute } from '../lib/server/direct-routes.ts'
 import { createSiteServer } from '../lib/server/server-options.ts'
+import { answerStatic, METHOD_NOT_ALLOWED, StaticOutput } from '../lib/server/static-output.ts'
+import { getSite } from '../lib/site.ts'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
 const config = getConfig()
-// Fail fast, with the file and field, when a content edit is wrong.
-loadContent()
+// Fails fast, with the file and field, when a content edit is wrong.
+const site = getSite()
+
+const distDir = path.join(process.cwd(), '.next')
+const built = readBuildRecord(distDir)
+if (!built) fail('No build found in .next: run npm run build first.')
+const mismatch = describeBuildMismatch(built, buildRecordOf(site))
+if (mismatch) fail(mismatch)
+const staticOutput = StaticOutput.load(distDir, site)
 
 // Client identity (lib/client-address.ts): the TCP peer, or what a TRUST_PROXY peer forwarded. Whatever
 // the client sent in X-Forwarded-For / X-Real-IP is overwritten, so handlers can trust X-Real-IP.
@@ -37,18 +49,35 @@ const server = createSiteServer((request, response) => {
   overwriteClientAddressHeaders(request, resolveClientAddress(request.socket.remoteAddress, request.headers[FORWARDED_FOR_HEADER]))
   if (config.noindex) response.setHeader('X-Robots-Tag', 'noindex')
   request.url = toOriginForm(request.url)
-  const path = request.url.split('?')[0] ?? '/'
-  if (!isDecodable(path) && !isAgentApiPath(path)) {
+  const pathname = request.url.split('?')[0] ?? '/'
+  if (!isDecodable(pathname) && !isAgentApiPath(pathname)) {
     // Next answers a malformed percent-encoding in a dynamic segment with a 500.
     request.resume()
     response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request: malformed percent-encoding in the path.\n')
     return
   }
-  // The agent API, MCP, discovery documents and the homepage are answered by the same handlers as
-  // their app/ routes, without Next's request pipeline (issue 5: most of the time went there).
-  const direct = matchDirectRoute(path, request.method ?? 'GET')
-  if (direct) {
-    void serveWithWebHandler(direct, request, response, config.baseUrl, MCP_MAX_BODY_BYTES)
+  const dynamic = matchDynamicRoute(pathname)
+  if (dynamic) {
+    void serveWithWebHandler(dynamic, request, response, config.baseUrl, MCP_MAX_BODY_BYTES)
+    return
+  }
+  const method = request.method ?? 'GET'
+  if (isCorsPreflight(method, { has: (name) => name in request.headers })) {
+    request.resume()
+    void writeWebResponse(staticPreflightResponse(), response)
+    return
+  }
+  const entry = staticOutput.match(pathname, headerValue(request.headers.accept))
+  // TRACE anywhere: Next's route handlers build a Fetch Request for it and fail with a 500.
+  if (entry || isFetchForbiddenMethod(method)) {
+    request.resume()
+    const readable = method === 'GET' || method === 'HEAD'
+    const answer =
+      entry && !isFetchForbiddenMethod(method) && (readable || entry.status === 404)
+        ? answerStatic(entry, method === 'HEAD' ? 'HEAD' : 'GET', headerValue(request.headers['if-none-match']), request.headers['accept-encoding'])
+        : METHOD_NOT_ALLOWED
+    response.writeHead(answer.status, answer.headers.flat())
+    response.end(answer.body)
     return
   }
   void handle(request, response)
@@ -66,13 +95,22 @@ function toOriginForm(target: string | undefined): string {
   }
 }
 
-function isDecodable(path: string): boolean {
+function isDecodable(value: string): boolean {
   try {
-    decodeURIComponent(path)
+    decodeURIComponent(value)
     return true
   } catch {
     return false
   }
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  return Array.isArray(value) ? value.join(', ') : (value ?? null)
+}
+
+function fail(message: string): never {
+  console.error(`npm start: ${message}`)
+  process.exit(1)
 }
 
 server.listen(config.port, config.host, () => {

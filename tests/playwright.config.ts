@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from '@playwright/test'
-import { E2E_APP_URL, E2E_BASE_URL, E2E_PORT } from './support/e2e-site.ts'
+import { E2E_ORIGIN, E2E_PORT } from './support/e2e-site.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 // Scripts need Node 24 (type stripping); the `node` devDependency provides it when the shell's is older.
@@ -19,7 +19,7 @@ export default defineConfig({
   reporter: [['list']],
   timeout: 30_000,
   use: {
-    baseURL: E2E_BASE_URL,
+    baseURL: E2E_ORIGIN,
     browserName: 'chromium',
     headless: true,
     launchOptions: {
@@ -38,7 +38,7 @@ export default defineConfig({
   webServer: {
     command: `"${node}" tests/support/start-built-site.ts`,
     cwd: root,
-    url: `${E2E_BASE_URL}/`,
+    url: `${E2E_ORIGIN}/`,
     reuseExistingServer: false,
     // Includes `npm run build` when the build is stale.
     timeout: 240_000,
@@ -47,8 +47,6 @@ export default defineConfig({
     env: {
       HOST: '127.0.0.1',
       PORT: String(E2E_PORT),
-      BASE_URL: E2E_BASE_URL,
-      APP_URL: E2E_APP_URL,
       NEXT_TELEMETRY_DISABLED: '1',
       NODE_ENV: 'production',
       // Keep a developer's shell from turning this into a preview or a disabled deployment.

@@ -1,10 +1,8 @@
 import { NavList } from './nav-list.tsx'
 import { PRODUCT_NAME } from '@/lib/contract/constants.ts'
 import { footerGroups } from '@/lib/pages/navigation.ts'
-import type { SiteUrls } from '@/lib/site-urls.ts'
 
-/** Same markup as renderSiteFooter in lib/pages/html.ts (the HTML homepage); tests compare them. */
-export function SiteFooter({ urls, currentPath, tagline }: { urls: SiteUrls; currentPath: string; tagline: string }) {
+export function SiteFooter({ currentPath, tagline }: { currentPath: string; tagline: string }) {
   return (
     <footer className="site-footer">
       <div className="container footer-inner">
@@ -13,7 +11,7 @@ export function SiteFooter({ urls, currentPath, tagline }: { urls: SiteUrls; cur
           <p>{tagline}</p>
         </div>
         <nav className="footer-nav" aria-label="Footer">
-          {footerGroups(urls).map((group) => (
+          {footerGroups().map((group) => (
             <div className="footer-group" key={group.heading}>
               <h2 className="footer-heading">{group.heading}</h2>
               <NavList links={group.links} currentPath={currentPath} />

@@ -1,8 +1,5 @@
-import { serveDocument } from '@/lib/discovery/documents.ts'
+import { documentResponse } from '@/lib/discovery/documents.ts'
 
-export const dynamic = 'force-dynamic'
+export const dynamic = 'force-static'
 
-export function GET(request: Request): Response {
-  return serveDocument(request, 'sitemap')
-}
-export { GET as HEAD }
+export const GET = () => documentResponse('sitemap')

@@ -7,13 +7,13 @@
 import { admitAgentRequest } from '../admission.ts'
 import { API_BASE_PATH } from '../contract/constants.ts'
 import type { ProblemCode } from '../contract/problems.ts'
-import { API_HEADERS, CONTENT_TYPES, type HeaderList } from '../http/headers.ts'
+import { isCorsPreflight, PREFLIGHT_HEADERS } from '../http/cors.ts'
+import { API_HEADERS, CONTENT_TYPES, READ_METHODS, type HeaderList } from '../http/headers.ts'
 import { buildProblem, prepareJson, respond, respondProblem, type PreparedBody } from '../http/respond.ts'
 import { perSite } from '../site.ts'
 import { getAgentCatalog, isPublicResourceId } from './catalog.ts'
 
-export const REST_ALLOWED_METHODS = 'GET, HEAD'
-const ALLOW_HEADERS: HeaderList = [['Allow', REST_ALLOWED_METHODS]]
+const ALLOW_HEADERS: HeaderList = [['Allow', READ_METHODS]]
 
 type Route = { kind: 'body'; body: PreparedBody } | { kind: 'unknown-resource' } | { kind: 'unknown-endpoint' }
 
@@ -60,21 +60,12 @@ function safeDecode(segment: string): string | null {
   }
 }
 
-function isCorsPreflight(request: Request): boolean {
-  return request.method === 'OPTIONS' && request.headers.has('access-control-request-method')
-}
-
-const PREFLIGHT_HEADERS: HeaderList = [
-  ['Access-Control-Allow-Methods', REST_ALLOWED_METHODS],
-  ['Access-Control-Allow-Headers', '*'],
-  ['Access-Control-Max-Age', '86400'],
-]
 
 /** Handles any request whose path is under /api/agent/v1. */
 export async function handleAgentRestRequest(request: Request): Promise<Response> {
   const bodies = getRestBodies()
   const pathname = new URL(request.url).pathname
-  if (isCorsPreflight(request)) return respond(request, 204, null, null, API_HEADERS, PREFLIGHT_HEADERS)
+  if (isCorsPreflight(request.method, request.headers)) return respond(request, 204, null, null, API_HEADERS, PREFLIGHT_HEADERS)
 
   const admission = await admitAgentRequest(request)
   if (!admission.admitted) {

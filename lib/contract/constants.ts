@@ -77,3 +77,5 @@ export const PRIVATE_STATE_BOUNDARIES = [
 export const PUBLIC_AGENT_ACCESS_FLAG_KEY = 'public_agent_access'
 export const DEFAULT_DISABLED_RETRY_AFTER_SECONDS = 300
 export const DEFAULT_SERVICE_NAME = 'service'
+/** Search and grounding yes, training no: the site's default Content Signals. */
+export const DEFAULT_CONTENT_SIGNAL = 'search=yes, ai-input=yes, ai-train=no'

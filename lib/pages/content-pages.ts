@@ -1,26 +1,47 @@
 /**
- * What the pricing, contact and login pages render, derived once per process from content/ and the
- * settings: rendered Markdown, plan prices and calls to action, the app's login and signup URLs, and
- * each page's metadata (with noindex on preview deployments).
+ * What each page shows, derived once per deployment from content/ and the settings: titles,
+ * descriptions, the filled Markdown bodies, plan prices and calls to action, the app's login and
+ * signup URLs. The React pages render these views as HTML and lib/pages/page-markdown.ts as Markdown,
+ * so the two representations of a page always carry the same content.
  */
 import type { Metadata } from 'next'
 import { PRODUCT_NAME } from '../contract/constants.ts'
 import { fillTemplate, type ContentFile } from '../content/load.ts'
 import type { Plan } from '../content/frontmatter.ts'
 import { getSite, perSite, type Site } from '../site.ts'
-import type { SiteUrls } from '../site-urls.ts'
 import { renderMarkdown, splitSections } from './markdown.ts'
+import { SIGNUP_PATH, sitePage, type PageKey } from './site-pages.ts'
 
 export interface RenderedBody {
   /** HTML of the Markdown before the first `## ` heading. */
   introHtml: string
-  /** HTML of the `## ` sections. */
-  sectionsHtml: string
+  /** HTML of each `## ` section. */
+  sectionsHtml: string[]
 }
 
-export function renderBody(file: ContentFile<unknown>, site: Site): RenderedBody {
-  const { intro, sections } = splitSections(fillTemplate(file.body, site.templateValues))
-  return { introHtml: intro ? renderMarkdown(intro) : '', sectionsHtml: renderMarkdown(sections.join('\n\n')) }
+interface PageText {
+  title: string
+  description: string
+  /** The `<title>` of the HTML page. */
+  documentTitle: string
+  /** The page's Markdown body with its placeholders filled in. */
+  markdown: string
+  body: RenderedBody
+}
+
+function pageText(file: ContentFile<{ title: string; description: string }>, site: Site, documentTitle: string): PageText {
+  const markdown = fillTemplate(file.body, site.templateValues)
+  const { intro, sections } = splitSections(markdown)
+  return {
+    title: file.data.title,
+    description: file.data.description,
+    documentTitle,
+    markdown,
+    body: {
+      introHtml: intro ? renderMarkdown(intro, site.config.baseUrl) : '',
+      sectionsHtml: sections.map((section) => renderMarkdown(section, site.config.baseUrl)),
+    },
+  }
 }
 
 export interface PlanView {
@@ -32,6 +53,7 @@ export interface PlanView {
   summary: string
   features: string[]
   ctaLabel: string
+  /** Root-relative: the HTML links it as is, the Markdown twin under the base URL. */
   ctaHref: string
 }
 
@@ -41,12 +63,12 @@ export function formatPrice(priceMonthlyUsd: number | null): string {
   return `$${amount}`
 }
 
-/** signup → the login page's create-account section; contact → the contact page. */
-export function planCtaHref(plan: Plan, urls: SiteUrls): string {
-  return plan.cta === 'signup' ? urls.signup : urls.contact
+/** signup → the login page's create-account section; contact → the contact page (root-relative). */
+export function planCtaPath(plan: Plan): string {
+  return plan.cta === 'signup' ? SIGNUP_PATH : sitePage('contact').path
 }
 
-export function toPlanView(plan: Plan, urls: SiteUrls): PlanView {
+export function toPlanView(plan: Plan): PlanView {
   return {
     id: plan.id,
     name: plan.name,
@@ -55,16 +77,21 @@ export function toPlanView(plan: Plan, urls: SiteUrls): PlanView {
     summary: plan.summary,
     features: plan.features,
     ctaLabel: plan.ctaLabel,
-    ctaHref: planCtaHref(plan, urls),
+    ctaHref: planCtaPath(plan),
   }
 }
 
 export interface ContentPages {
-  pricing: { title: string; description: string; plans: PlanView[]; body: RenderedBody }
-  contact: { title: string; description: string; email: string; mailto: string; responseTime: string; body: RenderedBody }
-  login: {
-    title: string
-    description: string
+  home: PageText & {
+    tagline: string
+    /** The text of the body's `# ` heading (the hero's title). */
+    heading: string
+    /** HTML of the intro after its heading. */
+    leadHtml: string
+  }
+  pricing: PageText & { plans: PlanView[] }
+  contact: PageText & { email: string; mailto: string; responseTime: string }
+  login: PageText & {
     loginLabel: string
     loginUrl: string
     signupLabel: string
@@ -73,66 +100,66 @@ export interface ContentPages {
     appHost: string
     /** The free plan's name when one exists (the same data as capabilities.onboarding.freeTierAvailable). */
     freePlanName: string | null
-    developersUrl: string
-    body: RenderedBody
   }
 }
+
+const HEADING = /^#\s+(.+?)\s*(?:\n|$)/
 
 export function buildContentPages(site: Site): ContentPages {
   const { content, urls, config } = site
   const plans = content.pricing.data.plans
+  const home = pageText(content.home, site, content.home.data.title)
+  const { intro } = splitSections(home.markdown)
+  const heading = HEADING.exec(intro)
+  const titled = (title: string) => `${title} · ${PRODUCT_NAME}`
   return {
+    home: {
+      ...home,
+      tagline: content.home.data.tagline,
+      heading: heading?.[1] ?? PRODUCT_NAME,
+      leadHtml: renderMarkdown(heading ? intro.slice(heading[0].length) : intro, site.config.baseUrl),
+    },
     pricing: {
-      title: content.pricing.data.title,
-      description: content.pricing.data.description,
-      plans: plans.map((plan) => toPlanView(plan, urls)),
-      body: renderBody(content.pricing, site),
+      ...pageText(content.pricing, site, titled(content.pricing.data.title)),
+      plans: plans.map(toPlanView),
     },
     contact: {
-      title: content.contact.data.title,
-      description: content.contact.data.description,
+      ...pageText(content.contact, site, titled(content.contact.data.title)),
       email: content.contact.data.email,
       mailto: `mailto:${content.contact.data.email}`,
       responseTime: content.contact.data.responseTime,
-      body: renderBody(content.contact, site),
     },
     login: {
-      title: content.login.data.title,
-      description: content.login.data.description,
+      ...pageText(content.login, site, titled(content.login.data.title)),
       loginLabel: content.login.data.loginLabel,
       loginUrl: `${config.appUrl}/login`,
       signupLabel: content.login.data.signupLabel,
       signupUrl: `${config.appUrl}/signup`,
       appHost: new URL(config.appUrl).host,
       freePlanName: plans.find((plan) => plan.priceMonthlyUsd === 0)?.name ?? null,
-      developersUrl: urls.developers,
-      body: renderBody(content.login, site),
     },
   }
 }
 
 export const getContentPages = perSite(buildContentPages)
 
-export type PageKey = keyof ContentPages
+/** The 404 page in both representations. */
+export const NOT_FOUND_PAGE = {
+  title: 'Page not found',
+  description: 'There is no page at this address. It may have moved, or the link may be mistyped.',
+} as const
 
-const PAGE_URL: Record<PageKey, (urls: SiteUrls) => string> = {
-  pricing: (urls) => urls.pricing,
-  contact: (urls) => urls.contact,
-  login: (urls) => urls.login,
-}
-
-/** Title and description from the page's frontmatter, canonical URL under the base URL, noindex on previews. */
+/**
+ * Title, description, canonical URL under the base URL, the Markdown twin as an alternate
+ * representation, and noindex on preview deployments.
+ */
 export function pageMetadata(key: PageKey): Metadata {
   const site = getSite()
   const page = getContentPages()[key]
-  return buildMetadata(site, `${page.title} · ${PRODUCT_NAME}`, page.description, PAGE_URL[key](site.urls))
-}
-
-export function buildMetadata(site: Site, title: string, description: string, canonical: string | null): Metadata {
   return {
-    title,
-    description,
-    ...(canonical ? { alternates: { canonical } } : {}),
+    title: page.documentTitle,
+    description: page.description,
+    alternates: { canonical: site.urls.page(key), types: { 'text/markdown': site.urls.markdown(key) } },
     ...(site.config.noindex ? { robots: { index: false, follow: false } } : {}),
   }
 }

@@ -2,12 +2,23 @@
  * Markdown → HTML for the pages, with `marked` (GFM). Input is trusted: it is the marketing team's
  * reviewed content/ with placeholders filled from the site settings. Anything else must be escaped.
  */
-import { Marked } from 'marked'
+import { Marked, type Token } from 'marked'
 
 const markdown = new Marked({ gfm: true, breaks: false, async: false })
 
-export function renderMarkdown(source: string): string {
-  return markdown.parse(source, { async: false }).trim()
+/**
+ * HTML of a page's Markdown. Links to the site itself (`{{base_url}}/pricing`, absolute in the
+ * Markdown twins, which agents read out of context) become root-relative, as every other link
+ * between the pages is, so the HTML works on whatever host serves it.
+ */
+export function renderMarkdown(source: string, baseUrl: string): string {
+  const walkTokens = (token: Token) => {
+    if (token.type === 'link' && (token.href === baseUrl || token.href.startsWith(`${baseUrl}/`) || token.href.startsWith(`${baseUrl}#`))) {
+      const rest = token.href.slice(baseUrl.length)
+      token.href = rest.startsWith('/') ? rest : `/${rest}`
+    }
+  }
+  return markdown.parse(source, { async: false, walkTokens }).trim()
 }
 
 /** The Markdown before the first `## ` heading (the intro) and the `## ` sections after it. */

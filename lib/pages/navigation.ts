@@ -1,8 +1,10 @@
 /**
- * The site chrome's links, defined once: the React layout (app/_components) and the HTML homepage
- * template (lib/pages/html.ts) both render these lists, so every page has the same header and footer.
+ * The site chrome's links, defined once for the header and footer of every page. Links between the
+ * site's own pages are root-relative, so a page works on whatever host serves it; the absolute
+ * canonical URL of each page is in its metadata (lib/pages/content-pages.ts).
  */
-import type { SiteUrls } from '../site-urls.ts'
+import { DOCUMENT_PATHS } from '../discovery/document-paths.ts'
+import { sitePage } from './site-pages.ts'
 
 export interface NavLink {
   label: string
@@ -11,35 +13,27 @@ export interface NavLink {
   path?: string
 }
 
+const page = (label: string, key: Parameters<typeof sitePage>[0]): NavLink => ({ label, href: sitePage(key).path, path: sitePage(key).path })
+
 /** Header navigation: the visitor's next steps, then the developer entry point. */
-export function headerLinks(urls: SiteUrls): NavLink[] {
-  return [
-    { label: 'Pricing', href: urls.pricing, path: '/pricing' },
-    { label: 'Contact', href: urls.contact, path: '/contact' },
-    { label: 'Log in', href: urls.login, path: '/login' },
-    { label: 'Developers', href: urls.developers },
-  ]
+export function headerLinks(): NavLink[] {
+  return [page('Pricing', 'pricing'), page('Contact', 'contact'), page('Log in', 'login'), { label: 'Developers', href: DOCUMENT_PATHS.developers }]
 }
 
 /** Footer groups: the product pages and the machine-readable entry points for agents. */
-export function footerGroups(urls: SiteUrls): Array<{ heading: string; links: NavLink[] }> {
+export function footerGroups(): Array<{ heading: string; links: NavLink[] }> {
   return [
     {
       heading: 'Product',
-      links: [
-        { label: 'Home', href: urls.home, path: '/' },
-        { label: 'Pricing', href: urls.pricing, path: '/pricing' },
-        { label: 'Contact', href: urls.contact, path: '/contact' },
-        { label: 'Log in', href: urls.login, path: '/login' },
-      ],
+      links: [page('Home', 'home'), page('Pricing', 'pricing'), page('Contact', 'contact'), page('Log in', 'login')],
     },
     {
       heading: 'Developers and agents',
       links: [
-        { label: 'Developer index', href: urls.developers },
-        { label: 'OpenAPI description', href: urls.openapi },
-        { label: 'MCP server card', href: urls.mcpServerCard },
-        { label: 'llms.txt', href: urls.llms },
+        { label: 'Developer index', href: DOCUMENT_PATHS.developers },
+        { label: 'OpenAPI description', href: DOCUMENT_PATHS.openapi },
+        { label: 'MCP server card', href: DOCUMENT_PATHS.mcpServerCard },
+        { label: 'llms.txt', href: DOCUMENT_PATHS.llms },
       ],
     },
   ]

@@ -1,4 +1,4 @@
-/** The benchmark cases of issue 5: what each sends, and which quota store the site under test uses. */
+/** The benchmark cases: what each sends, and which quota store the site under test uses. */
 import { MCP_PROTOCOL_VERSION } from '../../lib/contract/constants.ts'
 
 export interface BenchCase {
@@ -53,5 +53,7 @@ export function benchCases(): BenchCase[] {
     },
     rest('openapi-json', '/openapi.json'),
     { name: 'home-markdown', method: 'GET', path: '/', headers: { accept: 'text/markdown' }, store: 'memory' },
+    { name: 'page-html', method: 'GET', path: '/pricing', headers: { accept: 'text/html' }, store: 'memory' },
+    rest('page-twin', '/pricing.md'),
   ]
 }

@@ -610,8 +610,9 @@ function badBody(ctx: CaseContext): SoakCase {
       const [path, statuses] = pick(ctx.random, [
         ['/', [405]],
         ['/openapi.json', [405]],
-        ['/pricing', [200]],
-        ['/contact', [200]],
+        // Prerendered pages take GET and HEAD only.
+        ['/pricing', [405]],
+        ['/contact', [405]],
       ] as const)
       return {
         category: 'bad-body',
@@ -626,10 +627,11 @@ function badBody(ctx: CaseContext): SoakCase {
       return {
         category: 'bad-body',
         label: 'POST page with a forged Next-Action',
+        // Prerendered pages take GET and HEAD only: npm start refuses the POST before Next sees it.
         send: { kind: 'http', spec: { method: 'POST', path: '/contact', headers: { ...xff(ctx), 'content-type': 'text/plain;charset=UTF-8', 'next-action': 'f'.repeat(40), accept: 'text/x-component' }, body: '["$K1"]' } },
         boundMs: HANG_MS,
         expect: 'answer',
-        judge: statusIn([400, 404]),
+        judge: statusIn([405]),
       }
   }
 }
@@ -775,7 +777,7 @@ function wrongMethod(ctx: CaseContext): SoakCase {
   }
   if (r < 0.85) {
     const method = pick(ctx.random, ['POST', 'PUT', 'DELETE', 'TRACE', 'PROPFIND'])
-    return rawCase(ctx, 'wrong-method', `${method} a page`, rawGet(ctx, pick(ctx.random, ['/pricing', '/login']), 'Content-Length: 0\r\n', method), method === 'TRACE' ? [405] : [200, 400, 405])
+    return rawCase(ctx, 'wrong-method', `${method} a page`, rawGet(ctx, pick(ctx.random, ['/pricing', '/login']), 'Content-Length: 0\r\n', method), [405])
   }
   if (r < 0.92) {
     return rawCase(ctx, 'wrong-method', 'CONNECT', { payload: `CONNECT 127.0.0.1:${ctx.port} HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\n\r\n` }, [], 'close')

@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto'
 import { processCpuMs, processRssMb } from '../proc-stats.ts'
-import setupBuild from '../../tests/support/build-once.ts'
 import { freePort, startSite, type RunningSite } from '../../tests/support/site-server.ts'
 import {
   cutOffWindow,
@@ -243,11 +242,10 @@ class Recorder {
 export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Promise<SoakResult> {
   const started = performance.now()
   const { log } = options
-  setupBuild()
   const port = await freePort()
   const site: RunningSite = await startSite({ TRUST_PROXY: '127.0.0.1', FLAGS_SECRET }, { port })
   const pid = site.process.pid as number
-  const baseUrl = `http://localhost:${port}`
+  const baseUrl = site.baseUrl
   const random: Random = seededRandom(options.seed)
   const pool = clientPool(options.clients)
   const ctx: CaseContext = { port, baseUrl, random, pool, etags: new Map(), bigFiller: Buffer.alloc(2 * 1024 * 1024 + 1, 0x20) }

@@ -1,17 +1,20 @@
 import { expect, test } from '@playwright/test'
-import { E2E_BASE_URL as BASE } from '../support/e2e-site.ts'
+import { E2E_BASE_URL as BASE, E2E_ORIGIN as ORIGIN } from '../support/e2e-site.ts'
 
-// Exact headers of both variants, q-values and the cache proof: tests/integration/homepage.test.ts.
+// Exact headers of every page's variants, q-values and the cache proof: tests/integration/pages.test.ts.
 // Here: what a real browser and a Markdown-asking client get from the running site.
 
 const LINK =
   `<${BASE}/sitemap.xml>; rel="sitemap"; type="application/xml", ` +
-  `<${BASE}/>; rel="alternate"; type="text/markdown", ` +
+  `<${BASE}/index.md>; rel="alternate"; type="text/markdown", ` +
   `<${BASE}/developers.md>; rel="service-doc"; type="text/markdown", ` +
   `<${BASE}/openapi.json>; rel="service-desc"; type="application/vnd.oai.openapi+json", ` +
-  `<${BASE}/.well-known/mcp/server-card.json>; rel="service-desc"; type="application/mcp-server-card+json"; title="MCP server card", ` +
+  `<${BASE}/mcp/server-card>; rel="service-desc"; type="application/mcp-server-card+json"; title="MCP server card", ` +
   `<${BASE}/llms.txt>; rel="describedby"; type="text/plain", ` +
-  `<${BASE}/api/agent/v1/health>; rel="status"; type="application/json"`
+  `<${BASE}/api/agent/v1/health>; rel="status"; type="application/json", ` +
+  `<${BASE}/>; rel="canonical"`
+const CACHE_CONTROL = 'public, max-age=0, must-revalidate, s-maxage=86400'
+const MARKDOWN_START = '---\ntitle: Cadence — goals that get done'
 
 const varyTokens = (value: string | undefined) => (value ?? '').split(',').map((token) => token.trim().toLowerCase())
 
@@ -20,26 +23,26 @@ test('a browser navigating to / gets the HTML homepage with Vary: Accept and the
   const headers = response?.headers() ?? {}
   expect(response?.status()).toBe(200)
   expect(headers['content-type']).toBe('text/html; charset=utf-8')
-  expect(headers['cache-control']).toBe('private, no-cache')
+  expect(headers['cache-control']).toBe(CACHE_CONTROL)
   expect(headers.link).toBe(LINK)
   expect(varyTokens(headers.vary)).toContain('accept')
   await expect(page.locator('h1')).toHaveText('Cadence')
-  // The stylesheet loads for the route-handler page as for the React pages.
   const background = await page.locator('.hero').evaluate((element) => getComputedStyle(element).backgroundImage)
   expect(background).toContain('gradient')
 })
 
 test('a browser navigation that asks for text/markdown gets the Markdown homepage', async ({ page }) => {
   // Chromium sets its own Accept on navigations: rewrite it on the way out.
-  await page.route(`${BASE}/`, (route) => route.continue({ headers: { ...route.request().headers(), accept: 'text/markdown, text/html;q=0.9' } }))
+  await page.route(`${ORIGIN}/`, (route) => route.continue({ headers: { ...route.request().headers(), accept: 'text/markdown, text/html;q=0.9' } }))
   const response = await page.goto('/')
   const headers = response?.headers() ?? {}
   expect(headers['content-type']).toBe('text/markdown; charset=utf-8')
-  expect(headers['cache-control']).toBe('private, no-cache')
+  expect(headers['cache-control']).toBe(CACHE_CONTROL)
   expect(headers.link).toBe(LINK)
   expect(varyTokens(headers.vary)).toContain('accept')
   const body = (await response?.text()) ?? ''
-  expect(body.startsWith('# Cadence\n\nCadence turns an ambitious goal into a weekly plan')).toBe(true)
+  expect(body.startsWith(MARKDOWN_START)).toBe(true)
+  expect(body).toContain('\n# Cadence\n\nCadence turns an ambitious goal into a weekly plan')
   expect(body).toContain(`- [See pricing](${BASE}/pricing): free for individuals, paid plans for teams and programmes.`)
 })
 
@@ -53,9 +56,9 @@ test('fetch() from a page gets either variant of / by its Accept header', async 
     return [await read('text/markdown'), await read('text/html'), await read('text/markdown'), await read('*/*')]
   })
   expect(answers).toEqual([
-    { type: 'text/markdown; charset=utf-8', link: LINK, start: '# Cadence\n\nCade' },
+    { type: 'text/markdown; charset=utf-8', link: LINK, start: '---\ntitle: Cade' },
     { type: 'text/html; charset=utf-8', link: LINK, start: '<!DOCTYPE html>' },
-    { type: 'text/markdown; charset=utf-8', link: LINK, start: '# Cadence\n\nCade' },
+    { type: 'text/markdown; charset=utf-8', link: LINK, start: '---\ntitle: Cade' },
     { type: 'text/html; charset=utf-8', link: LINK, start: '<!DOCTYPE html>' },
   ])
 })

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { E2E_APP_URL as APP, E2E_BASE_URL as BASE } from '../support/e2e-site.ts'
+import { E2E_APP_URL as APP, E2E_BASE_URL as BASE, E2E_ORIGIN as ORIGIN } from '../support/e2e-site.ts'
 
 const PAGES = [
   { path: '/', title: 'Cadence — goals that get done, with a mentor in the loop', h1: 'Cadence', current: '/' },
@@ -9,22 +9,23 @@ const PAGES = [
   { path: '/login', title: 'Log in · Cadence', h1: 'Log in', current: '/login' },
 ] as const
 
+// Links between the site's own pages are root-relative; canonical URLs are absolute under BASE.
 const HEADER_LINKS = [
-  ['Pricing', `${BASE}/pricing`],
-  ['Contact', `${BASE}/contact`],
-  ['Log in', `${BASE}/login`],
-  ['Developers', `${BASE}/developers.md`],
+  ['Pricing', '/pricing'],
+  ['Contact', '/contact'],
+  ['Log in', '/login'],
+  ['Developers', '/developers.md'],
 ]
 
 const FOOTER_LINKS = [
-  ['Home', `${BASE}/`],
-  ['Pricing', `${BASE}/pricing`],
-  ['Contact', `${BASE}/contact`],
-  ['Log in', `${BASE}/login`],
-  ['Developer index', `${BASE}/developers.md`],
-  ['OpenAPI description', `${BASE}/openapi.json`],
-  ['MCP server card', `${BASE}/.well-known/mcp/server-card.json`],
-  ['llms.txt', `${BASE}/llms.txt`],
+  ['Home', '/'],
+  ['Pricing', '/pricing'],
+  ['Contact', '/contact'],
+  ['Log in', '/login'],
+  ['Developer index', '/developers.md'],
+  ['OpenAPI description', '/openapi.json'],
+  ['MCP server card', '/.well-known/mcp/server-card.json'],
+  ['llms.txt', '/llms.txt'],
 ]
 
 async function linksOf(page: Page, selector: string): Promise<string[][]> {
@@ -43,6 +44,7 @@ test.describe('every page', () => {
       await expect(page.locator('h1')).toHaveCount(1)
       await expect(page.locator('h1')).toHaveText(h1)
       await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${BASE}${path}`)
+      await expect(page.locator('link[rel="alternate"][type="text/markdown"]')).toHaveAttribute('href', `${BASE}${path === '/' ? '/index' : path}.md`)
       await expect(page.locator('meta[name="robots"]')).toHaveCount(0)
       expect(await linksOf(page, 'header.site-header nav')).toEqual(HEADER_LINKS)
       expect(await linksOf(page, 'footer.site-footer nav')).toEqual(FOOTER_LINKS)
@@ -68,11 +70,11 @@ test.describe('every page', () => {
     for (const { path, current } of PAGES) {
       await page.goto(path)
       const currentLinks = await page.locator('header a[aria-current="page"]').evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')))
-      expect(currentLinks).toEqual(current === '/' ? [] : [`${BASE}${current}`])
+      expect(currentLinks).toEqual(current === '/' ? [] : [current])
     }
   })
 
-  test('the HTML homepage (string template) and the React pages share the same header and footer markup', async ({ page }) => {
+  test('every page has the same header and footer markup', async ({ page }) => {
     const chrome = async (path: string) => {
       await page.goto(path)
       return await page.evaluate(() => {
@@ -109,13 +111,13 @@ test.describe('homepage', () => {
     await expect(page.locator('main ol > li')).toHaveCount(6)
     await expect(page.locator('main ol > li').first()).toHaveText('Commit to a goal. Write the outcome you want and the date it matters by.')
     expect(await linksOf(page, 'main')).toEqual([
-      ['See pricing', `${BASE}/pricing`],
-      ['Log in or create an account', `${BASE}/login`],
-      ['Talk to us', `${BASE}/contact`],
-      ['Developer index', `${BASE}/developers.md`],
-      ['OpenAPI description', `${BASE}/openapi.json`],
-      ['MCP server card', `${BASE}/.well-known/mcp/server-card.json`],
-      ['llms.txt', `${BASE}/llms.txt`],
+      ['See pricing', '/pricing'],
+      ['Log in or create an account', '/login'],
+      ['Talk to us', '/contact'],
+      ['Developer index', '/developers.md'],
+      ['OpenAPI description', '/openapi.json'],
+      ['MCP server card', '/.well-known/mcp/server-card.json'],
+      ['llms.txt', '/llms.txt'],
     ])
     await expect(page.locator('main code')).toHaveText(`${BASE}/mcp`)
   })
@@ -123,19 +125,19 @@ test.describe('homepage', () => {
   test('links lead to the pages, and the pages back home', async ({ page }) => {
     await page.goto('/')
     await page.locator('main').getByRole('link', { name: 'See pricing' }).click()
-    await expect(page).toHaveURL(`${BASE}/pricing`)
+    await expect(page).toHaveURL(`${ORIGIN}/pricing`)
     await expect(page.locator('h1')).toHaveText('Pricing')
 
     await page.locator('header').getByRole('link', { name: 'Contact' }).click()
-    await expect(page).toHaveURL(`${BASE}/contact`)
+    await expect(page).toHaveURL(`${ORIGIN}/contact`)
     await expect(page.locator('h1')).toHaveText('Contact')
 
     await page.locator('header').getByRole('link', { name: 'Log in' }).click()
-    await expect(page).toHaveURL(`${BASE}/login`)
+    await expect(page).toHaveURL(`${ORIGIN}/login`)
     await expect(page.locator('h1')).toHaveText('Log in')
 
     await page.locator('header').getByRole('link', { name: 'Cadence' }).click()
-    await expect(page).toHaveURL(`${BASE}/`)
+    await expect(page).toHaveURL(`${ORIGIN}/`)
     await expect(page.locator('h1')).toHaveText('Cadence')
   })
 })
@@ -148,7 +150,7 @@ test.describe('pricing', () => {
       note: 'Free forever',
       summary: 'One person, one mentor, every part of the execution loop.',
       features: ['Up to 3 active goals', 'Weekly plans and check-ins', 'One mentor room with one mentor'],
-      cta: ['Start free', `${BASE}/login#create-account`],
+      cta: ['Start free', '/login#create-account'],
     },
     {
       name: 'Team',
@@ -156,7 +158,7 @@ test.describe('pricing', () => {
       note: 'per active member, per month',
       summary: 'Small teams that set goals together and mentor each other.',
       features: ['Unlimited goals', 'Shared mentor rooms with several mentors', 'Team progress view for leads'],
-      cta: ['Start a team', `${BASE}/login#create-account`],
+      cta: ['Start a team', '/login#create-account'],
     },
     {
       name: 'Programme',
@@ -164,7 +166,7 @@ test.describe('pricing', () => {
       note: 'Priced per cohort',
       summary: 'Bootcamps, accelerators and academies running many mentees at once.',
       features: ['Cohorts and mentor rotations', 'Blocker triage across the whole cohort', 'Single sign-on and data export'],
-      cta: ['Talk to us', `${BASE}/contact`],
+      cta: ['Talk to us', '/contact'],
     },
   ]
 
@@ -188,7 +190,7 @@ test.describe('pricing', () => {
   test('a signup plan leads to the login page’s create-account section', async ({ page }) => {
     await page.goto('/pricing')
     await page.getByRole('link', { name: 'Start free' }).click()
-    await expect(page).toHaveURL(`${BASE}/login#create-account`)
+    await expect(page).toHaveURL(`${ORIGIN}/login#create-account`)
     await expect(page.locator('#create-account')).toBeInViewport()
     await expect(page.locator('#create-account').getByRole('link')).toHaveAttribute('href', `${APP}/signup`)
   })
@@ -196,7 +198,7 @@ test.describe('pricing', () => {
   test('the contact plan leads to the contact page', async ({ page }) => {
     await page.goto('/pricing')
     await page.getByRole('link', { name: 'Talk to us' }).click()
-    await expect(page).toHaveURL(`${BASE}/contact`)
+    await expect(page).toHaveURL(`${ORIGIN}/contact`)
   })
 })
 
@@ -228,8 +230,8 @@ test.describe('login', () => {
     await page.goto('/login')
     await expect(page.getByRole('heading', { name: 'Developers and AI agents' })).toBeVisible()
     await expect(page.getByText('The public agent API needs no login, account, key or token.')).toBeVisible()
-    await expect(page.locator('main').getByRole('link', { name: 'developer index' })).toHaveAttribute('href', `${BASE}/developers.md`)
-    await expect(page.locator('main').getByRole('link', { name: 'OpenAPI description' })).toHaveAttribute('href', `${BASE}/openapi.json`)
+    await expect(page.locator('main').getByRole('link', { name: 'developer index' })).toHaveAttribute('href', '/developers.md')
+    await expect(page.locator('main').getByRole('link', { name: 'OpenAPI description' })).toHaveAttribute('href', '/openapi.json')
   })
 })
 
@@ -240,7 +242,7 @@ test.describe('not found', () => {
     await expect(page).toHaveTitle('Page not found · Cadence')
     await expect(page.locator('h1')).toHaveText('Page not found')
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
-    await expect(page.getByRole('link', { name: 'Go to the Cadence homepage' })).toHaveAttribute('href', `${BASE}/`)
+    await expect(page.getByRole('link', { name: 'Go to the Cadence homepage' })).toHaveAttribute('href', '/')
     expect(await linksOf(page, 'header.site-header nav')).toEqual(HEADER_LINKS)
   })
 })
@@ -263,7 +265,7 @@ test.describe('without JavaScript', () => {
       }
       await page.goto('/pricing')
       await page.getByRole('link', { name: 'Start free' }).click()
-      await expect(page).toHaveURL(`${BASE}/login#create-account`)
+      await expect(page).toHaveURL(`${ORIGIN}/login#create-account`)
       await context.close()
     })
   }

@@ -1,8 +1,13 @@
 /**
- * Every URL the site publishes is absolute and under the deployment's base URL, for a configured
- * BASE_URL, a Vercel preview and Vercel production; previews are kept out of search indexes.
+ * Every URL the site publishes is absolute and under the base URL its build was made for, for a
+ * configured BASE_URL and a Vercel preview (Vercel production: tests/integration/vercel-build.test.ts);
+ * previews are kept out of search indexes; a server started with other settings than its build refuses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DOCUMENT_PATHS } from '../../lib/discovery/document-paths.ts'
+import { SITE_PAGES } from '../../lib/pages/site-pages.ts'
+import { parseConfig } from '../../lib/env.ts'
+import { SITE_BUILDS, type SiteBuildName } from '../support/site-build.ts'
 import { startSite, type RunningSite } from '../support/site-server.ts'
 
 /** Namespace identifiers of standards that appear in documents; they name formats, they are not links. */
@@ -14,15 +19,9 @@ const STANDARD_IDENTIFIERS = new Set([
 ])
 
 const PUBLISHED_PATHS = [
-  '/openapi.json',
-  '/llms.txt',
-  '/sitemap.xml',
-  '/robots.txt',
-  '/developers.md',
-  '/.well-known/mcp.json',
-  '/.well-known/mcp/server-card.json',
-  '/mcp.json',
-  '/.well-known/oauth-protected-resource',
+  ...Object.values(DOCUMENT_PATHS),
+  ...SITE_PAGES.map((page) => page.markdownPath),
+  '/no-such-page.md',
   '/problems/rate_limit_exceeded',
   '/api/agent/v1/health',
   '/api/agent/v1/capabilities',
@@ -49,9 +48,9 @@ const mcpCall = (method: string, params: Record<string, unknown>, name?: string)
   body: JSON.stringify({ jsonrpc: '2.0', id: method, method, params: { ...params, _meta: MCP_META } }),
 })
 
-/** What the site publishes besides the documents: the homepage's Markdown and MCP answers. */
+/** What the site publishes besides the documents: the pages' Markdown by negotiation and MCP answers. */
 const PUBLISHED_REQUESTS: [string, string, RequestInit][] = [
-  ['homepage Markdown', '/', { headers: { accept: 'text/markdown' } }],
+  ...SITE_PAGES.map((page): [string, string, RequestInit] => [`${page.path} as Markdown`, page.path, { headers: { accept: 'text/markdown' } }]),
   ['MCP server/discover', '/mcp', mcpCall('server/discover', {})],
   ['MCP resources/list', '/mcp', mcpCall('resources/list', {})],
   ['MCP tools/list', '/mcp', mcpCall('tools/list', {})],
@@ -59,50 +58,45 @@ const PUBLISHED_REQUESTS: [string, string, RequestInit][] = [
   ['MCP tools/call', '/mcp', mcpCall('tools/call', { name: 'service.get_public_capabilities', arguments: {} }, 'service.get_public_capabilities')],
 ]
 
+/** Absolute URLs in a page's head: canonical, alternate representations. */
+function headUrls(html: string): string[] {
+  return [...html.matchAll(/<link rel="(?:canonical|alternate)"[^>]*href="([^"]+)"/g)].map((match) => match[1] ?? '')
+}
+
 async function collectUrls(site: RunningSite): Promise<{ path: string; url: string }[]> {
   const found: { path: string; url: string }[] = []
-  const requests: [string, string, RequestInit | undefined][] = [...PUBLISHED_PATHS.map((path): [string, string, undefined] => [path, path, undefined]), ...PUBLISHED_REQUESTS]
+  const requests: [string, string, RequestInit | undefined][] = [
+    ...PUBLISHED_PATHS.map((path): [string, string, undefined] => [path, path, undefined]),
+    ...PUBLISHED_REQUESTS,
+  ]
   for (const [label, path, init] of requests) {
     const response = await site.fetch(path, init)
-    expect(response.status, label).toBe(path.endsWith('/unknown') ? 404 : 200)
+    expect(response.status, label).toBe(/\/unknown$|^\/no-such-page/.test(path) ? 404 : 200)
     const { absolute, relative } = extractUrls(await response.text())
     expect(relative, `relative links in ${label}`).toEqual([])
     for (const url of absolute) if (!STANDARD_IDENTIFIERS.has(url)) found.push({ path: label, url })
     for (const match of (response.headers.get('link') ?? '').matchAll(/<([^>]*)>/g)) found.push({ path: `${label} Link header`, url: match[1] ?? '' })
   }
+  // The HTML pages link each other root-relatively; their canonical URL and twin are absolute.
+  for (const page of SITE_PAGES) {
+    const response = await site.fetch(page.path)
+    expect(response.status, page.path).toBe(200)
+    const urls = headUrls(await response.text())
+    expect(urls, `head links of ${page.path}`).toHaveLength(2)
+    for (const url of urls) found.push({ path: `${page.path} head`, url })
+    for (const match of (response.headers.get('link') ?? '').matchAll(/<([^>]*)>/g)) found.push({ path: `${page.path} Link header`, url: match[1] ?? '' })
+  }
   return found
 }
 
-describe.each<{ label: string; env: Record<string, string>; base: string; noindex: boolean }>([
-  {
-    label: 'a configured BASE_URL',
-    env: { BASE_URL: 'https://agents.cadence.example' },
-    base: 'https://agents.cadence.example',
-    noindex: false,
-  },
-  {
-    label: 'a Vercel preview deployment',
-    env: { VERCEL: '1', VERCEL_ENV: 'preview', VERCEL_URL: 'cadence-abc123-team.vercel.app', VERCEL_BRANCH_URL: 'cadence-git-feature-team.vercel.app', VERCEL_PROJECT_PRODUCTION_URL: 'cadence.example' },
-    base: 'https://cadence-git-feature-team.vercel.app',
-    noindex: true,
-  },
-  {
-    label: 'a Vercel preview without a branch URL',
-    env: { VERCEL: '1', VERCEL_ENV: 'preview', VERCEL_URL: 'cadence-abc123-team.vercel.app' },
-    base: 'https://cadence-abc123-team.vercel.app',
-    noindex: true,
-  },
-  {
-    label: 'Vercel production',
-    env: { VERCEL: '1', VERCEL_ENV: 'production', VERCEL_URL: 'cadence-abc123-team.vercel.app', VERCEL_PROJECT_PRODUCTION_URL: 'cadence.example' },
-    base: 'https://cadence.example',
-    noindex: false,
-  },
-])('$label', ({ env, base, noindex }) => {
+describe.each<{ label: string; build: SiteBuildName; base: string; noindex: boolean }>([
+  { label: 'a configured BASE_URL', build: 'test', base: 'https://agents.example.com', noindex: false },
+  { label: 'a Vercel preview deployment (its branch URL)', build: 'preview', base: 'https://cadence-git-feature.vercel.app', noindex: true },
+])('$label', ({ build, base, noindex }) => {
   let site: RunningSite
   beforeAll(async () => {
-    site = await startSite(env)
-  })
+    site = await startSite({}, { build })
+  }, 180_000)
   afterAll(async () => {
     await site?.stop()
   })
@@ -110,7 +104,10 @@ describe.each<{ label: string; env: Record<string, string>; base: string; noinde
   it(`publishes every URL under ${base}`, async () => {
     const urls = await collectUrls(site)
     expect(urls.length).toBeGreaterThan(50)
-    const outside = urls.filter(({ url }) => url !== base && !url.startsWith(`${base}/`))
+    // The login page hands off to the product app: its links are the only ones elsewhere.
+    const appUrl = parseConfig(SITE_BUILDS[build]).appUrl
+    const handOff = ({ path, url }: { path: string; url: string }) => path.startsWith('/login') && url.startsWith(`${appUrl}/`)
+    const outside = urls.filter((entry) => entry.url !== base && !entry.url.startsWith(`${base}/`) && !handOff(entry))
     expect(outside).toEqual([])
   })
 
@@ -121,10 +118,22 @@ describe.each<{ label: string; env: Record<string, string>; base: string; noinde
     } else {
       expect(robots).toBe(`User-agent: *\nAllow: /\nDisallow: /login\n\nSitemap: ${base}/sitemap.xml\n`)
     }
-    for (const path of ['/robots.txt', '/openapi.json', '/api/agent/v1/health', '/llms.txt', '/no-such-page']) {
+    for (const path of ['/robots.txt', '/openapi.json', '/api/agent/v1/health', '/llms.txt', '/no-such-page', '/', '/pricing.md']) {
       const response = await site.fetch(path)
       expect(response.headers.get('x-robots-tag'), path).toBe(noindex ? 'noindex' : null)
     }
+    for (const page of SITE_PAGES) {
+      const html = await (await site.fetch(page.path)).text()
+      expect(html.includes('<meta name="robots" content="noindex, nofollow"/>'), page.path).toBe(noindex)
+    }
+  })
+})
+
+describe('a server started with other settings than its build', () => {
+  it('refuses to start, in one line naming each setting with both values', async () => {
+    await expect(startSite({ BASE_URL: 'https://agents.other.example', SERVICE_NAME: 'acme' })).rejects.toThrow(
+      /\nnpm start: This build was made for other settings: base URL \(BASE_URL, or PORT and the Vercel variables\) is "https:\/\/agents\.example\.com" in the build but "https:\/\/agents\.other\.example" here; SERVICE_NAME is "service" in the build but "acme" here\. Start with the build's settings, or run npm run build again with these\.\n$/,
+    )
   })
 })
 

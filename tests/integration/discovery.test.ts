@@ -17,7 +17,7 @@ const BASE = 'https://agents.example.com'
 let site: RunningSite
 
 beforeAll(async () => {
-  site = await startSite({ BASE_URL: BASE })
+  site = await startSite()
 })
 afterAll(async () => {
   await site?.stop()
@@ -31,6 +31,7 @@ const DOCUMENTS = [
   ['/developers.md', 'text/markdown; charset=utf-8'],
   ['/.well-known/mcp.json', 'application/json'],
   ['/.well-known/mcp/server-card.json', 'application/json'],
+  ['/mcp/server-card', 'application/mcp-server-card+json'],
   ['/mcp.json', 'application/json'],
   ['/.well-known/oauth-protected-resource', 'application/json'],
   ['/problems/agent_resource_not_found', 'text/markdown; charset=utf-8'],
@@ -42,12 +43,14 @@ describe('every discovery document', () => {
       const response = await site.fetch(documentPath)
       expect(response.status).toBe(200)
       expect(response.headers.get('content-type')).toBe(contentType)
-      expect(response.headers.get('cache-control')).toBe('public, max-age=3600')
+      expect(response.headers.get('cache-control')).toBe('public, max-age=3600, s-maxage=86400')
       expect(response.headers.get('access-control-allow-origin')).toBe('*')
+      expect(response.headers.get('access-control-expose-headers')).toContain('ETag')
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff')
       expect(response.headers.has('ratelimit-limit')).toBe(false)
       expect(response.headers.has('x-robots-tag')).toBe(false)
       const etag = response.headers.get('etag')
-      expect(etag).toMatch(/^"[\w-]{27}"$/)
+      expect(etag).toMatch(/^W\/"[\w-]{27}"$/)
       expect((await response.text()).length).toBeGreaterThan(0)
 
       const revalidated = await site.fetch(documentPath, { headers: { 'If-None-Match': etag ?? '' } })
@@ -63,6 +66,18 @@ describe('every discovery document', () => {
 
   it('an unknown problem type is 404', async () => {
     expect((await site.fetch('/problems/nope')).status).toBe(404)
+  })
+
+  it.each(DOCUMENTS.map(([documentPath]) => documentPath))('%s answers a browser\'s CORS preflight for a conditional GET', async (documentPath) => {
+    const response = await site.fetch(documentPath, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://console.example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+    })
+    expect(response.status).toBe(204)
+    expect(response.headers.get('access-control-allow-origin')).toBe('*')
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD')
+    expect(response.headers.get('access-control-allow-headers')).toBe('*')
+    expect(response.headers.get('access-control-max-age')).toBe('86400')
   })
 })
 
@@ -129,12 +144,12 @@ describe('MCP discovery documents', () => {
     _meta: { 'com.example.agents/access': { authenticationRequired: false, writesSupported: false } },
   }
 
-  it('the server card follows SEP-2127 and names its own media type when asked', async () => {
+  it('the server card follows SEP-2127, at the well-known path and at the MCP URL with its own media type', async () => {
     expect(await readJson(await site.fetch('/.well-known/mcp/server-card.json'))).toEqual(card)
     expect(card.description.length).toBeLessThanOrEqual(100)
-    const typed = await site.fetch('/.well-known/mcp/server-card.json', { headers: { Accept: 'application/mcp-server-card+json' } })
-    expect(typed.headers.get('content-type')).toBe('application/mcp-server-card+json')
-    expect(typed.headers.get('vary')).toContain('Accept')
+    const atEndpoint = await site.fetch('/mcp/server-card', { headers: { Accept: 'application/mcp-server-card+json' } })
+    expect(atEndpoint.headers.get('content-type')).toBe('application/mcp-server-card+json')
+    expect(await readJson(atEndpoint)).toEqual(card)
   })
 
   it('the manifest is the card plus the keys older crawlers read', async () => {

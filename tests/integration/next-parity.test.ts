@@ -1,20 +1,20 @@
 /**
- * `npm start` answers the agent surface, the documents and the homepage without Next's pipeline
- * (lib/server/direct-routes.ts); Next itself (`next start`, as on Vercel) serves the same paths from
- * the route files under app/. Both must give the same answers: status, body and contract headers.
+ * `npm start` serves the build's prerendered output from memory and the agent API and MCP without
+ * Next's pipeline (lib/server/); Next itself (`next start`, as on Vercel) serves the same build from
+ * the route files under app/ and proxy.ts. Both must give the same answers: status, body and the
+ * headers clients act on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PROBLEM_CODES } from '../../lib/contract/problems.ts'
+import { DOCUMENT_PATHS } from '../../lib/discovery/document-paths.ts'
+import { SITE_PAGES } from '../../lib/pages/site-pages.ts'
 import { startSite, type RunningSite } from '../support/site-server.ts'
 
-const BASE = 'https://agents.example.com'
 let direct: RunningSite
 let viaNext: RunningSite
 
 beforeAll(async () => {
-  ;[direct, viaNext] = await Promise.all([
-    startSite({ BASE_URL: BASE }),
-    startSite({ BASE_URL: BASE }, { server: 'next-start' }),
-  ])
+  ;[direct, viaNext] = await Promise.all([startSite(), startSite({}, { server: 'next-start' })])
 })
 afterAll(async () => {
   await Promise.all([direct?.stop(), viaNext?.stop()])
@@ -38,20 +38,19 @@ const REQUESTS: [string, string, RequestInit?][] = [
   ['HEAD', '/api/agent/v1/health', { method: 'HEAD' }],
   ['POST on REST', '/api/agent/v1/health', { method: 'POST', body: '{}' }],
   ['CORS preflight', '/api/agent/v1/health', { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' } }],
-  ['openapi', '/openapi.json'],
-  ['llms.txt', '/llms.txt'],
-  ['sitemap', '/sitemap.xml'],
-  ['robots', '/robots.txt'],
-  ['developers.md', '/developers.md'],
-  ['server card', '/.well-known/mcp/server-card.json'],
-  ['server card, own type', '/.well-known/mcp/server-card.json', { headers: { accept: 'application/mcp-server-card+json' } }],
-  ['manifest', '/.well-known/mcp.json'],
-  ['client configuration', '/mcp.json'],
-  ['protected resource', '/.well-known/oauth-protected-resource'],
-  ['problem type', '/problems/rate_limit_exceeded'],
+  ...Object.entries(DOCUMENT_PATHS).map(([name, path]): [string, string] => [name, path]),
+  ...PROBLEM_CODES.map((code): [string, string] => [`problem type ${code}`, `/problems/${code}`]),
   ['unknown problem type', '/problems/nope'],
-  ['homepage HTML', '/', { headers: { accept: 'text/html' } }],
-  ['homepage Markdown', '/', { headers: { accept: 'text/markdown' } }],
+  ...SITE_PAGES.flatMap((page): [string, string, RequestInit?][] => [
+    [`${page.path} HTML`, page.path, { headers: { accept: 'text/html' } }],
+    [`${page.path} Markdown`, page.path, { headers: { accept: 'text/markdown' } }],
+    [`${page.path} Markdown, q=0`, page.path, { headers: { accept: 'text/markdown;q=0, text/html' } }],
+    [`${page.path} HEAD`, page.path, { method: 'HEAD' }],
+    [page.markdownPath, page.markdownPath],
+  ]),
+  ['missing .md', '/no-such-page.md'],
+  ['missing page as Markdown', '/no-such-page', { headers: { accept: 'text/markdown' } }],
+  ['document preflight', '/mcp/server-card', { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' } }],
   ['MCP discover', '/mcp', { method: 'POST', headers: { ...MODERN, 'mcp-method': 'server/discover' }, body: JSON.stringify({ jsonrpc: '2.0', id: 'd', method: 'server/discover', params: { _meta: meta } }) }],
   ['MCP tools/call', '/mcp', {
     method: 'POST',
@@ -67,14 +66,20 @@ const REQUESTS: [string, string, RequestInit?][] = [
   ['MCP GET', '/mcp'],
 ]
 
-/** Headers of the transport (Next compresses, npm start does not), live quota values and Next's page machinery. */
+/** Headers of the transport (both compress, differently), live quota values and Next's own machinery. */
 const TRANSPORT = new Set(['date', 'content-encoding', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit'])
+const NEXT_INTERNAL = /^x-next(?:js)?-|^x-middleware-/
 const NEXT_VARY_TOKENS = new Set(['rsc', 'next-router-state-tree', 'next-router-prefetch', 'next-router-segment-prefetch', 'accept-encoding'])
 
 function comparable(response: Response) {
   const headers: Record<string, string> = {}
   for (const [name, value] of response.headers) {
-    if (TRANSPORT.has(name)) continue
+    if (TRANSPORT.has(name) || NEXT_INTERNAL.test(name)) continue
+    // Next computes its own ETag for HTML pages: both send one, each honoured by its own server.
+    if (name === 'etag' && response.headers.get('content-type')?.startsWith('text/html')) {
+      headers.etag = 'present'
+      continue
+    }
     if (name === 'vary') {
       const tokens = value.split(',').map((token) => token.trim()).filter((token) => !NEXT_VARY_TOKENS.has(token.toLowerCase()))
       if (tokens.length) headers.vary = tokens.join(', ')
@@ -95,4 +100,12 @@ describe('npm start and next start answer alike', () => {
       expect(a.status).toBeLessThan(500)
     })
   }
+
+  it('the HTML 404: the same page; npm start lets caches keep it briefly where Next forbids storing it', async () => {
+    const [a, b] = await Promise.all([direct.fetch('/no-such-page'), viaNext.fetch('/no-such-page')])
+    expect([a.status, b.status]).toEqual([404, 404])
+    expect(await a.text()).toBe(await b.text())
+    expect(a.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate, s-maxage=300')
+    expect(b.headers.get('cache-control')).toBe('private, no-cache, no-store, max-age=0, must-revalidate')
+  })
 })

@@ -13,7 +13,7 @@ const BASE = 'https://agents.example.com'
 let site: RunningSite
 
 beforeAll(async () => {
-  site = await startSite({ BASE_URL: BASE })
+  site = await startSite()
 })
 afterAll(async () => {
   await site?.stop()
@@ -50,7 +50,7 @@ describe('TRACE (a method Fetch cannot represent) is refused with 405, never a 5
     const outcome = await send(`TRACE ${path} HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`)
     expect(outcome.answers[0]?.status).toBe(405)
     expect(outcome.answers[0]?.headers.allow).toBe('GET, HEAD')
-    expect(text(outcome)).toBe('Method not allowed.\n')
+    expect(text(outcome)).toBe('Method not allowed: this address answers GET and HEAD.\n')
   })
 })
 

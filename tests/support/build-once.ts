@@ -1,36 +1,9 @@
 /**
- * Vitest global setup: builds the site once (`npm run build`) unless `.next` is newer than every
- * source file, so integration tests always run against the current code.
+ * Vitest global setup: makes the `test` build (tests/support/site-build.ts) up to date before the
+ * integration tests start sites from it.
  */
-import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
-import path from 'node:path'
-import { projectRoot } from './paths.ts'
-
-const SOURCES = ['app', 'lib', 'content', 'public', 'next.config.ts', 'package.json', 'proxy.ts']
-
-function newestMtime(target: string): number {
-  if (!existsSync(target)) return 0
-  const stat = statSync(target)
-  if (!stat.isDirectory()) return stat.mtimeMs
-  let newest = stat.mtimeMs
-  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)))
-  return newest
-}
-
-export function isBuildCurrent(): boolean {
-  const buildId = path.join(projectRoot, '.next', 'BUILD_ID')
-  if (!existsSync(buildId)) return false
-  const built = statSync(buildId).mtimeMs
-  return SOURCES.every((source) => newestMtime(path.join(projectRoot, source)) < built)
-}
+import { ensureSiteBuild } from './site-build.ts'
 
 export default function setup(): void {
-  if (isBuildCurrent()) return
-  const result = spawnSync('npm', ['run', 'build'], {
-    cwd: projectRoot,
-    stdio: 'inherit',
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
-  })
-  if (result.status !== 0) throw new Error('npm run build failed; see the output above')
+  ensureSiteBuild('test')
 }

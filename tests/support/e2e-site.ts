@@ -1,8 +1,13 @@
 /**
- * The site the Playwright suite runs against: a fixed, uncommon loopback port and the settings the
- * web server is started with, shared by tests/playwright.config.ts and the specs.
+ * The site the Playwright suite runs against: the `test` build (tests/support/site-build.ts) served on
+ * a fixed, uncommon loopback port. Shared by tests/playwright.config.ts and the specs.
  */
+import { SITE_BUILDS } from './site-build.ts'
+
 export const E2E_PORT = 43117
-export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`
-/** A product-app URL that differs from the default, so the login page's links prove APP_URL is read at run time. */
-export const E2E_APP_URL = 'https://app.cadence.test'
+/** Where the browser connects. */
+export const E2E_ORIGIN = `http://127.0.0.1:${E2E_PORT}`
+/** The base URL the build publishes: canonical URLs, Link headers and documents use it. */
+export const E2E_BASE_URL = SITE_BUILDS.test.BASE_URL
+/** The product app the login page hands off to (differs from the default). */
+export const E2E_APP_URL = SITE_BUILDS.test.APP_URL

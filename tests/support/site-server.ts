@@ -1,16 +1,21 @@
 /**
- * Starts the built site (`node scripts/start.ts`, what `npm start` runs) on a free loopback port with
- * the given environment, and stops it. Tests drive it over real HTTP.
+ * Starts a test build of the site (tests/support/site-build.ts) as `npm start` runs it (`node
+ * scripts/start.ts`) or as `next start` does, on a free loopback port with the build's settings plus
+ * the given run-time environment, and stops it. Tests drive it over real HTTP.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
+import { parseConfig } from '../../lib/env.ts'
 import { projectRoot } from './paths.ts'
+import { ensureSiteBuild, isolatedEnv, SITE_BUILDS, type SiteBuildName } from './site-build.ts'
 
 export interface RunningSite {
   /** Origin the server listens on, e.g. `http://127.0.0.1:41234`. */
   origin: string
+  /** The base URL the build publishes (every absolute URL in pages, documents and answers). */
+  baseUrl: string
   port: number
   /** The output the server printed so far. */
   output: () => string
@@ -40,38 +45,28 @@ export function startScriptNodeFlags(): string[] {
   return (match[1] ?? '').split(' ').filter(Boolean)
 }
 
-/** Environment variables of the developer's shell that would change the site under test. */
-export const ISOLATED_VARIABLES = [
-  'BASE_URL', 'VERCEL', 'VERCEL_ENV', 'VERCEL_URL', 'VERCEL_BRANCH_URL', 'VERCEL_PROJECT_PRODUCTION_URL',
-  'PUBLIC_AGENT_ACCESS', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'KV_REST_API_URL',
-  'KV_REST_API_TOKEN', 'TRUST_PROXY', 'MCP_ALLOWED_ORIGINS', 'FLAGS_SECRET', 'APP_URL', 'SERVICE_NAME',
-  'DISABLED_RETRY_AFTER_SECONDS', 'REDIS_KEY_PREFIX', 'REDIS_TIMEOUT_MS',
-]
-
-/** The test runner's environment without the variables that would change the site (Vite sets BASE_URL=/). */
-export function isolatedEnv(): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env }
-  for (const name of ISOLATED_VARIABLES) delete env[name]
-  return env
-}
+export { isolatedEnv }
 
 /**
+ * `build`: which test build to serve (default `test`); its settings are part of the environment.
  * `server: 'npm-start'` (default) runs scripts/start.ts; `'next-start'` runs plain `next start`, the
  * way Next serves the app's route files (as on Vercel), to compare the two.
  */
 export async function startSite(
   env: Record<string, string> = {},
-  options: { port?: number; server?: 'npm-start' | 'next-start' } = {},
+  options: { port?: number; server?: 'npm-start' | 'next-start'; build?: SiteBuildName } = {},
 ): Promise<RunningSite> {
+  const build = options.build ?? 'test'
+  const cwd = ensureSiteBuild(build)
   const port = options.port ?? (await freePort())
-  const baseEnv = isolatedEnv()
   const args =
     options.server === 'next-start'
-      ? [path.join(projectRoot, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)]
+      ? [path.join(cwd, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)]
       : [...startScriptNodeFlags(), 'scripts/start.ts']
+  const siteEnv: Record<string, string> = { ...SITE_BUILDS[build], ...env }
   const child = spawn(process.execPath, args, {
-    cwd: projectRoot,
-    env: { ...baseEnv, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...env },
+    cwd,
+    env: { ...isolatedEnv(), NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...siteEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -80,6 +75,7 @@ export async function startSite(
   const origin = `http://127.0.0.1:${port}`
   const site: RunningSite = {
     origin,
+    baseUrl: parseConfig(SITE_BUILDS[build]).baseUrl,
     port,
     output: () => output,
     fetch: (path, init) => fetch(`${origin}${path}`, { redirect: 'manual', ...init }),

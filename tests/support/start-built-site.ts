@@ -1,9 +1,13 @@
 /**
- * Playwright's web server command: builds the site when the build is missing or older than the
- * sources (tests/support/build-once.ts), then serves it exactly as `npm start` does. Playwright starts
- * web servers before its globalSetup, so the build has to happen here.
+ * Playwright's web server command: makes the `test` build up to date (tests/support/site-build.ts),
+ * then serves it exactly as `npm start` does, from the build's directory and with its settings.
+ * Playwright starts web servers before its globalSetup, so the build has to happen here.
  */
-import setup from './build-once.ts'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { ensureSiteBuild, SITE_BUILDS } from './site-build.ts'
 
-setup()
-await import('../../scripts/start.ts')
+const dir = ensureSiteBuild('test')
+Object.assign(process.env, SITE_BUILDS.test)
+process.chdir(dir)
+await import(pathToFileURL(path.join(dir, 'scripts', 'start.ts')).href)

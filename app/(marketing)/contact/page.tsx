@@ -4,9 +4,6 @@ import { PageHeader } from '@/app/_components/page-header.tsx'
 import { PageShell } from '@/app/_components/page-shell.tsx'
 import { getContentPages, pageMetadata } from '@/lib/pages/content-pages.ts'
 
-// Settings (base URL, preview noindex) are read at run time, not baked in at build time.
-export const dynamic = 'force-dynamic'
-
 export function generateMetadata(): Metadata {
   return pageMetadata('contact')
 }
@@ -27,7 +24,7 @@ export default function ContactPage() {
           </section>
           <div>
             <MarkdownHtml html={page.body.introHtml} />
-            <MarkdownHtml html={page.body.sectionsHtml} />
+            <MarkdownHtml html={page.body.sectionsHtml.join('\n')} />
           </div>
         </div>
       </div>

@@ -5,9 +5,6 @@ import { PageShell } from '@/app/_components/page-shell.tsx'
 import { PRODUCT_NAME } from '@/lib/contract/constants.ts'
 import { getContentPages, pageMetadata } from '@/lib/pages/content-pages.ts'
 
-// APP_URL and preview noindex are read at run time, not baked in at build time.
-export const dynamic = 'force-dynamic'
-
 export function generateMetadata(): Metadata {
   return pageMetadata('login')
 }
@@ -41,7 +38,7 @@ export default function LoginPage() {
             </a>
           </section>
         </div>
-        <MarkdownHtml html={page.body.sectionsHtml} />
+        <MarkdownHtml html={page.body.sectionsHtml.join('\n')} />
       </div>
     </PageShell>
   )

@@ -4,9 +4,6 @@ import { PageHeader } from '@/app/_components/page-header.tsx'
 import { PageShell } from '@/app/_components/page-shell.tsx'
 import { getContentPages, pageMetadata } from '@/lib/pages/content-pages.ts'
 
-// Settings (base URL, preview noindex) are read at run time, not baked in at build time.
-export const dynamic = 'force-dynamic'
-
 export function generateMetadata(): Metadata {
   return pageMetadata('pricing')
 }
@@ -37,7 +34,7 @@ export default function PricingPage() {
           ))}
         </ul>
         <MarkdownHtml html={page.body.introHtml} className="prose plans-note" />
-        <MarkdownHtml html={page.body.sectionsHtml} />
+        <MarkdownHtml html={page.body.sectionsHtml.join('\n')} />
       </div>
     </PageShell>
   )

@@ -1,10 +1,14 @@
-import { serveProblemDocument } from '@/lib/discovery/documents.ts'
-import { unknownProblemType } from '@/lib/server/direct-routes.ts'
+import { PROBLEM_CODES, type ProblemCode } from '@/lib/contract/problems.ts'
+import { problemDocumentResponse } from '@/lib/discovery/documents.ts'
 
-export const dynamic = 'force-dynamic'
+export const dynamic = 'force-static'
+export const dynamicParams = false
 
-export async function GET(request: Request, context: RouteContext<'/problems/[code]'>): Promise<Response> {
-  const { code } = await context.params
-  return serveProblemDocument(request, code) ?? unknownProblemType()
+export function generateStaticParams() {
+  return PROBLEM_CODES.map((code) => ({ code }))
 }
-export { GET as HEAD }
+
+export async function GET(_request: Request, context: RouteContext<'/problems/[code]'>): Promise<Response> {
+  const { code } = await context.params
+  return problemDocumentResponse(code as ProblemCode)
+}

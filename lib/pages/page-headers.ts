@@ -1,0 +1,37 @@
+/**
+ * The headers both representations of a page carry (HTML and its Markdown twin): `Vary: Accept`, the
+ * same `Link` relations and the same cache policy. next.config.ts sets them on the HTML pages (which
+ * cannot set headers themselves), the twin route sets them on the Markdown, and npm start on both.
+ */
+import { CONTENT_TYPES, CACHE_CONTROL, type HeaderList } from '../http/headers.ts'
+import type { Site } from '../site.ts'
+import type { SiteUrls } from '../site-urls.ts'
+import { NOT_FOUND_TWIN, type TwinKey } from './site-pages.ts'
+
+/** The homepage's relations (standards.md §9) come first on `/`; every page has its twin and llms.txt. */
+export function pageLinkHeader(urls: SiteUrls, key: TwinKey): string {
+  const describedBy = `<${urls.llms}>; rel="describedby"; type="text/plain"`
+  if (key === NOT_FOUND_TWIN) return describedBy
+  const links =
+    key === 'home'
+      ? [
+          `<${urls.sitemap}>; rel="sitemap"; type="application/xml"`,
+          `<${urls.markdown('home')}>; rel="alternate"; type="text/markdown"`,
+          `<${urls.developers}>; rel="service-doc"; type="text/markdown"`,
+          `<${urls.openapi}>; rel="service-desc"; type="${CONTENT_TYPES.openapi}"`,
+          `<${urls.mcpServerCardAtEndpoint}>; rel="service-desc"; type="${CONTENT_TYPES.serverCard}"; title="MCP server card"`,
+          describedBy,
+          `<${urls.health}>; rel="status"; type="application/json"`,
+        ]
+      : [`<${urls.markdown(key)}>; rel="alternate"; type="text/markdown"`, describedBy]
+  return [...links, `<${urls.page(key)}>; rel="canonical"`].join(', ')
+}
+
+export function pageHeaders(site: Site, key: TwinKey): HeaderList {
+  return [
+    ['Vary', 'Accept'],
+    ['Link', pageLinkHeader(site.urls, key)],
+    ['Cache-Control', key === NOT_FOUND_TWIN ? CACHE_CONTROL.notFound : CACHE_CONTROL.page],
+    ['X-Content-Type-Options', 'nosniff'],
+  ]
+}

@@ -1,0 +1,23 @@
+import { NextResponse, type NextRequest } from 'next/server'
+import { isCorsPreflight, staticPreflightResponse } from '@/lib/http/cors.ts'
+import { negotiatedTwin } from '@/lib/pages/negotiation.ts'
+import { twinRoutePath } from '@/lib/pages/site-pages.ts'
+
+/**
+ * Two jobs on prerendered paths, which take only GET and HEAD: answer CORS preflights, and rewrite a
+ * request that prefers text/markdown to the page's Markdown twin (lib/pages/negotiation.ts).
+ */
+export function proxy(request: NextRequest) {
+  if (isCorsPreflight(request.method, request.headers)) return staticPreflightResponse()
+  const twin = negotiatedTwin(request.nextUrl.pathname, request.headers.get('accept'))
+  return twin ? NextResponse.rewrite(new URL(twinRoutePath(twin), request.url)) : NextResponse.next()
+}
+
+// Only requests naming text/markdown (in any case) in Accept, and preflights, reach the proxy: browsers
+// and the agent API (which answers its own preflights) never pay for it. Next reads this statically.
+export const config = {
+  matcher: [
+    { source: '/((?!api/|mcp$|_next/).*)', has: [{ type: 'header', key: 'accept', value: '.*[Tt][Ee][Xx][Tt]/[Mm][Aa][Rr][Kk][Dd][Oo][Ww][Nn].*' }] },
+    { source: '/((?!api/|mcp$|_next/).*)', has: [{ type: 'header', key: 'access-control-request-method' }] },
+  ],
+}

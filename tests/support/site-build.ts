@@ -1,0 +1,105 @@
+/**
+ * The builds the tests run against. Pages and documents are prerendered with the deployment's
+ * settings, so each set of build settings is its own build: a copy of the project's sources under
+ * tests/.artifacts/sites/<name> (node_modules hard-linked), built with `npm run build` when its
+ * sources or settings changed. The developer's own `.next` is never touched.
+ */
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { projectRoot } from './paths.ts'
+
+/** Settings each build is made with; a site started from it must be started with the same ones. */
+export const SITE_BUILDS = {
+  /** The site most tests run against: a custom domain, and a product app URL that differs from the default. */
+  test: { BASE_URL: 'https://agents.example.com', APP_URL: 'https://app.cadence.test' },
+  /** A Vercel preview deployment: its branch URL, kept out of search indexes. */
+  preview: { VERCEL: '1', VERCEL_ENV: 'preview', VERCEL_URL: 'cadence-abc123.vercel.app', VERCEL_BRANCH_URL: 'cadence-git-feature.vercel.app' },
+} as const satisfies Record<string, Record<string, string>>
+
+export type SiteBuildName = keyof typeof SITE_BUILDS
+
+/** What a build reads: copied into each build directory. */
+export const BUILD_SOURCES = [
+  'app',
+  'lib',
+  'content',
+  'public',
+  'patches',
+  'proxy.ts',
+  'next.config.ts',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+  'scripts/start.ts',
+  'scripts/check-content.ts',
+]
+
+/** Variables of the developer's shell that would change a build or a site under test. */
+export const ISOLATED_VARIABLES = [
+  'BASE_URL', 'VERCEL', 'VERCEL_ENV', 'VERCEL_URL', 'VERCEL_BRANCH_URL', 'VERCEL_PROJECT_PRODUCTION_URL',
+  'PUBLIC_AGENT_ACCESS', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'KV_REST_API_URL',
+  'KV_REST_API_TOKEN', 'TRUST_PROXY', 'MCP_ALLOWED_ORIGINS', 'FLAGS_SECRET', 'APP_URL', 'SERVICE_NAME',
+  'DISABLED_RETRY_AFTER_SECONDS', 'REDIS_KEY_PREFIX', 'REDIS_TIMEOUT_MS', 'CONTENT_SIGNAL', 'PORT', 'HOST',
+]
+
+/** The test runner's environment without the variables that would change the site (Vite sets BASE_URL=/). */
+export function isolatedEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env }
+  for (const name of ISOLATED_VARIABLES) delete env[name]
+  return env
+}
+
+export function siteBuildDir(name: SiteBuildName): string {
+  return path.join(projectRoot, 'tests', '.artifacts', 'sites', name)
+}
+
+function fingerprintOf(target: string, hash: ReturnType<typeof createHash>): void {
+  if (!existsSync(target)) return
+  const stat = statSync(target)
+  if (stat.isDirectory()) {
+    for (const entry of readdirSync(target).sort()) fingerprintOf(path.join(target, entry), hash)
+  } else {
+    hash.update(target).update(readFileSync(target))
+  }
+}
+
+/** Sources, settings and installed dependencies of a build: it is rebuilt when any of them changes. */
+function buildFingerprint(name: SiteBuildName): string {
+  const hash = createHash('sha256').update(JSON.stringify(SITE_BUILDS[name]))
+  for (const source of BUILD_SOURCES) fingerprintOf(path.join(projectRoot, source), hash)
+  hash.update(String(statSync(path.join(projectRoot, 'node_modules', '.package-lock.json')).mtimeMs))
+  return hash.digest('hex')
+}
+
+/** Builds this process has checked or made: sources do not change under a test run. */
+const checked = new Set<SiteBuildName>()
+
+/** The directory of an up-to-date build made with SITE_BUILDS[name], building it first if needed. */
+export function ensureSiteBuild(name: SiteBuildName): string {
+  const dir = siteBuildDir(name)
+  if (checked.has(name)) return dir
+  checked.add(name)
+  const stampFile = path.join(dir, '.build-fingerprint')
+  const fingerprint = buildFingerprint(name)
+  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === fingerprint) return dir
+
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(path.join(dir, 'scripts'), { recursive: true })
+  for (const source of BUILD_SOURCES) {
+    const from = path.join(projectRoot, source)
+    if (existsSync(from)) cpSync(from, path.join(dir, source), { recursive: true })
+  }
+  // Hard links: a second install would take a minute; the build only reads node_modules.
+  const linked = spawnSync('cp', ['-al', path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules')], { stdio: 'inherit' })
+  if (linked.status !== 0) throw new Error(`could not link node_modules into ${dir}`)
+  const result = spawnSync('npm', ['run', 'build'], {
+    cwd: dir,
+    stdio: 'inherit',
+    env: { ...isolatedEnv(), ...SITE_BUILDS[name], NEXT_TELEMETRY_DISABLED: '1' },
+  })
+  if (result.status !== 0) throw new Error(`npm run build failed for the "${name}" test build; see the output above`)
+  writeFileSync(stampFile, fingerprint)
+  return dir
+}
