@@ -16,6 +16,9 @@ const nextConfig: NextConfig = {
   // This directory is the project, whatever lockfiles lie above it (tests build copies of it).
   turbopack: { root: process.cwd() },
   outputFileTracingRoot: process.cwd(),
+  // Loaded from node_modules rather than bundled: Turbopack would copy each into every route's chunks
+  // (zod three times, the Upstash client twice in the agent API's function).
+  serverExternalPackages: ['zod', '@upstash/redis', '@upstash/ratelimit', 'flags', '@modelcontextprotocol/server', 'ajv', 'marked', 'yaml'],
   // The functions (agent API, MCP) read content/ at run time.
   outputFileTracingIncludes: { '/**': ['./content/**/*.md'] },
   compiler: {

@@ -1,8 +1,9 @@
 /**
  * The builds the tests run against. Pages and documents are prerendered with the deployment's
  * settings, so each set of build settings is its own build: a copy of the project's sources under
- * tests/.artifacts/sites/<name> (node_modules hard-linked), built with `npm run build` when its
- * sources or settings changed. The developer's own `.next` is never touched.
+ * tests/.artifacts/sites/<name> (node_modules hard-linked), built with `npm run build`, or with
+ * `vercel build` as Vercel builds it, when its sources or settings changed. The developer's own
+ * `.next` and `.vercel` are never touched.
  */
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -16,9 +17,14 @@ export const SITE_BUILDS = {
   test: { BASE_URL: 'https://agents.example.com', APP_URL: 'https://app.cadence.test' },
   /** A Vercel preview deployment: its branch URL, kept out of search indexes. */
   preview: { VERCEL: '1', VERCEL_ENV: 'preview', VERCEL_URL: 'cadence-abc123.vercel.app', VERCEL_BRANCH_URL: 'cadence-git-feature.vercel.app' },
+  /** Vercel production, built by the Vercel CLI into .vercel/output (Build Output API v3), offline. */
+  vercel: { VERCEL: '1', VERCEL_ENV: 'production', VERCEL_URL: 'cadence-abc123.vercel.app', VERCEL_PROJECT_PRODUCTION_URL: 'cadence.example' },
 } as const satisfies Record<string, Record<string, string>>
 
 export type SiteBuildName = keyof typeof SITE_BUILDS
+
+/** `vercel build` without an account: the project settings it would otherwise fetch (Node 24, Next.js). */
+const VERCEL_PROJECT = { projectId: 'prj_local', orgId: 'team_local', settings: { framework: 'nextjs', nodeVersion: '24.x' } }
 
 /** What a build reads: copied into each build directory. */
 export const BUILD_SOURCES = [
@@ -94,12 +100,15 @@ export function ensureSiteBuild(name: SiteBuildName): string {
   // Hard links: a second install would take a minute; the build only reads node_modules.
   const linked = spawnSync('cp', ['-al', path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules')], { stdio: 'inherit' })
   if (linked.status !== 0) throw new Error(`could not link node_modules into ${dir}`)
-  const result = spawnSync('npm', ['run', 'build'], {
-    cwd: dir,
-    stdio: 'inherit',
-    env: { ...isolatedEnv(), ...SITE_BUILDS[name], NEXT_TELEMETRY_DISABLED: '1' },
-  })
-  if (result.status !== 0) throw new Error(`npm run build failed for the "${name}" test build; see the output above`)
+  const env = { ...isolatedEnv(), ...SITE_BUILDS[name], NEXT_TELEMETRY_DISABLED: '1' }
+  let command: [string, string[]] = ['npm', ['run', 'build']]
+  if (name === 'vercel') {
+    mkdirSync(path.join(dir, '.vercel'))
+    writeFileSync(path.join(dir, '.vercel', 'project.json'), JSON.stringify(VERCEL_PROJECT))
+    command = [path.join(dir, 'node_modules', '.bin', 'vercel'), ['build', '--prod', '--yes']]
+  }
+  const result = spawnSync(command[0], command[1], { cwd: dir, stdio: 'inherit', env })
+  if (result.status !== 0) throw new Error(`${command.flat().join(' ')} failed for the "${name}" test build; see the output above`)
   writeFileSync(stampFile, fingerprint)
   return dir
 }

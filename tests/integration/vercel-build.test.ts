@@ -1,0 +1,181 @@
+/**
+ * The deployment as Vercel builds it: `vercel build --prod`, offline (tests/support/site-build.ts),
+ * then the Build Output API tree it writes. Every page, Markdown twin, document and problem page is
+ * prerendered and never revalidated; the functions that run per request are the agent API, MCP and
+ * the Flags Explorer (one function) and the proxy, which only Markdown requests and preflights reach;
+ * config.json routes Markdown requests to the twins; a shared cache in front of it never hands one
+ * variant of a page to the other kind of client; and the agent API's function, run by its own
+ * launcher, answers with the production URL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PROBLEM_CODES } from '../../lib/contract/problems.ts'
+import { DOCUMENT_PATHS } from '../../lib/discovery/document-paths.ts'
+import { negotiatedTwin } from '../../lib/pages/negotiation.ts'
+import { SITE_PAGES, TWIN_KEYS, twinRoutePath } from '../../lib/pages/site-pages.ts'
+import { HttpCache, type Origin } from '../support/http-cache.ts'
+import { ensureSiteBuild, SITE_BUILDS } from '../support/site-build.ts'
+import { runVercelFunction, VercelOutput, type RunningFunction, type VercelRoute } from '../support/vercel-output.ts'
+
+const BASE = 'https://cadence.example'
+let projectDir: string
+let output: VercelOutput
+
+beforeAll(() => {
+  projectDir = ensureSiteBuild('vercel')
+  output = new VercelOutput(projectDir)
+}, 300_000)
+
+const PRERENDERED = [
+  ...SITE_PAGES.map((page) => page.path),
+  ...TWIN_KEYS.map(twinRoutePath),
+  ...Object.values(DOCUMENT_PATHS),
+  ...PROBLEM_CODES.map((code) => `/problems/${code}`),
+]
+
+describe('what is built once', () => {
+  it.each(PRERENDERED)('%s is prerendered with the production URL and never revalidated', (route) => {
+    const prerendered = output.prerender(route)
+    expect(prerendered, route).not.toBeNull()
+    expect(prerendered?.config.expiration).toBe(false)
+    const body = prerendered?.body.toString('utf8') ?? ''
+    expect(body.length).toBeGreaterThan(0)
+    expect(body).not.toMatch(/localhost|127\.0\.0\.1/)
+    if (route !== twinRoutePath('not-found') && !route.startsWith('/problems/') && route !== DOCUMENT_PATHS.mcpClientConfiguration) {
+      expect(body, route).toContain(BASE)
+    }
+  })
+
+  it('runs only the agent API, MCP and the Flags Explorer per request, all in one function', () => {
+    const functions = output.functions()
+    const perRequest = [...functions.keys()].filter(
+      (route) => !/\.rsc$|\.segments\//.test(route) && route !== '/_middleware' && !output.prerender(route) && !/^\/(_not-found|_global-error|md\/\[page\]|problems\/\[code\])$/.test(route),
+    )
+    expect(perRequest.sort()).toEqual(['/.well-known/vercel/flags', '/api/agent/v1/[[...path]]', '/mcp'])
+    expect(new Set(perRequest.map((route) => functions.get(route))).size).toBe(1)
+  })
+
+  it('bundles no module twice into one function, and reports each function\'s size', () => {
+    const sizes = [...new Set(output.functions().values())].map((dir) => ({ dir: dir.slice(dir.indexOf('/functions/') + 11), ...output.functionSize(dir, projectDir) }))
+    for (const { dir, bytes, files, duplicateChunks } of sizes) {
+      console.log(`vercel function ${dir}: ${(bytes / 1e6).toFixed(2)} MB unzipped, ${files} files`)
+      expect(duplicateChunks, dir).toEqual([])
+    }
+    expect(sizes).toHaveLength(4)
+  })
+})
+
+/** The routes before Vercel's filesystem lookup: headers, the proxy, rewrites. */
+function routesBefore(handle: string): VercelRoute[] {
+  const end = output.routes.findIndex((route) => route.handle === handle)
+  return output.routes.slice(0, end)
+}
+
+const matches = (route: VercelRoute, path: string) => route.src !== undefined && new RegExp(route.src).test(path)
+
+/** A route's `has` and `missing` header conditions against a request's headers. */
+function conditionsHold(route: VercelRoute, headers: Record<string, string>): boolean {
+  const value = (key: string) => headers[key.toLowerCase()]
+  const holds = (condition: { key: string; value?: string }) =>
+    value(condition.key) !== undefined && (condition.value === undefined || new RegExp(`^${condition.value}$`).test(value(condition.key) ?? ''))
+  return (route.has ?? []).every(holds) && !(route.missing ?? []).some(holds)
+}
+
+describe('config.json', () => {
+  it('sends only requests naming text/markdown, and preflights, outside the agent API to the proxy', () => {
+    const proxyRoutes = output.routes.filter((route) => route.middlewarePath)
+    expect(proxyRoutes.map((route) => route.has)).toEqual([
+      [{ type: 'header', key: 'accept', value: '.*[Tt][Ee][Xx][Tt]/[Mm][Aa][Rr][Kk][Dd][Oo][Ww][Nn].*' }],
+      [{ type: 'header', key: 'access-control-request-method' }],
+    ])
+    for (const route of proxyRoutes) {
+      for (const path of ['/', '/pricing', '/no-such-page']) expect(matches(route, path), path).toBe(true)
+      for (const path of ['/api/agent/v1/health', '/mcp']) expect(matches(route, path), path).toBe(false)
+    }
+  })
+
+  it.each(SITE_PAGES.map((page) => ({ ...page })))('rewrites $markdownPath to its twin and gives both variants Vary, Link and the page cache policy', ({ path, markdownPath, key }) => {
+    const rewrite = output.routes.find((route) => route.dest?.replace('$rscsuff', '') === twinRoutePath(key) && matches(route, markdownPath))
+    expect(rewrite, markdownPath).toBeDefined()
+    for (const source of [path, markdownPath]) {
+      const headers = Object.assign({}, ...routesBefore('filesystem').filter((route) => route.headers && matches(route, source)).map((route) => route.headers))
+      expect(headers, source).toMatchObject({ Vary: 'Accept', 'Cache-Control': 'public, max-age=0, must-revalidate, s-maxage=86400' })
+      expect(headers.Link, source).toContain(`<${BASE}${markdownPath}>; rel="alternate"; type="text/markdown"`)
+    }
+  })
+
+  it('answers any other .md URL with the Markdown 404', () => {
+    const fallback = output.routes.find((route) => route.dest?.startsWith(twinRoutePath('not-found')))
+    expect(fallback && matches(fallback, '/no-such-page.md')).toBe(true)
+    expect(output.prerender(twinRoutePath('not-found'))?.config.initialStatus).toBe(404)
+  })
+})
+
+/**
+ * Vercel's edge, emulated from config.json for the pages: header routes for the requested path, the
+ * proxy where its route's conditions hold (running the function the proxy runs), then the prerendered
+ * answer of the destination with its initial headers, the route headers winning as on Vercel.
+ */
+const vercelEdge: Origin = async (path, requestHeaders) => {
+  const accept = requestHeaders.accept ?? null
+  const routes = routesBefore('filesystem').filter((route) => matches(route, path) && conditionsHold(route, requestHeaders))
+  const twin = routes.some((route) => route.middlewarePath) ? negotiatedTwin(path, accept) : null
+  const rewrite = routes.find((route) => route.dest && !route.middlewarePath)
+  const destination = twin ? twinRoutePath(twin) : (rewrite?.dest ?? path)
+  const prerendered = output.prerender(destination)
+  if (!prerendered) return new Response('not prerendered', { status: 500 })
+  const headers = new Headers(prerendered.config.initialHeaders)
+  // Vercel serves an HTML fallback as HTML; other fallbacks name their type.
+  const { contentType, fsPath } = prerendered.config.fallback
+  headers.set('content-type', contentType ?? (fsPath.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream'))
+  for (const route of routes) for (const [name, value] of Object.entries(route.headers ?? {})) headers.set(name, value)
+  return new Response(prerendered.body, { status: prerendered.config.initialStatus ?? 200, headers })
+}
+
+describe('cache safety on Vercel', () => {
+  const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' }
+  const agent = { accept: 'text/markdown' }
+
+  it.each(SITE_PAGES.map((page) => ({ ...page })))('$path: the CDN stores both variants and hands each only to its own kind of client', async ({ path }) => {
+    const cdn = new HttpCache(vercelEdge, { shared: true, honorVary: true })
+    const first = { browser: await cdn.get(path, browser), agent: await cdn.get(path, agent) }
+    expect(first.browser.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(first.agent.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
+    cdn.now += 3600
+    const [toBrowser, toAgent] = [await cdn.get(path, browser), await cdn.get(path, agent)]
+    expect([toBrowser.source, toAgent.source]).toEqual(['hit', 'hit'])
+    expect(toBrowser.body).toBe(first.browser.body)
+    expect(toAgent.body).toBe(first.agent.body)
+    expect(toBrowser.body.startsWith('<!DOCTYPE html>')).toBe(true)
+    expect(toAgent.body.startsWith('---\ntitle: ')).toBe(true)
+  })
+})
+
+describe("the agent API's function, run by Vercel's launcher", () => {
+  let run: RunningFunction
+
+  beforeAll(async () => {
+    run = await runVercelFunction(output.functions().get('/api/agent/v1/[[...path]]') as string, projectDir, SITE_BUILDS.vercel, '/api/agent/v1/health')
+    console.log(`vercel function cold start (process start to first answer): ${run.startMs.toFixed(0)} ms`)
+  }, 60_000)
+  afterAll(async () => {
+    await run?.stop()
+  })
+
+  it('answers REST with the production URL and the quota headers, keyed on the platform address', async () => {
+    const response = await fetch(`${run.origin}/api/agent/v1/health`, { headers: { 'x-real-ip': '203.0.113.10' } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('ratelimit-remaining')).toBe('149')
+    expect(await response.json()).toMatchObject({ openapi: `${BASE}/openapi.json`, mcp: { endpoint: `${BASE}/mcp` } })
+  })
+
+  it('answers MCP from the same function', async () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
+    const response = await fetch(`${run.origin}/mcp`, {
+      method: 'POST',
+      headers: { 'x-real-ip': '203.0.113.11', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'v', method: 'tools/list', params: { _meta: meta } }),
+    })
+    expect(response.status).toBe(200)
+    expect(((await response.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(3)
+  })
+})
