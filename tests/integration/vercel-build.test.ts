@@ -128,7 +128,7 @@ const vercelEdge: Origin = async (path, requestHeaders) => {
   const { contentType, fsPath } = prerendered.config.fallback
   headers.set('content-type', contentType ?? (fsPath.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream'))
   for (const route of routes) for (const [name, value] of Object.entries(route.headers ?? {})) headers.set(name, value)
-  return new Response(prerendered.body, { status: prerendered.config.initialStatus ?? 200, headers })
+  return new Response(new Uint8Array(prerendered.body), { status: prerendered.config.initialStatus ?? 200, headers })
 }
 
 describe('cache safety on Vercel', () => {
