@@ -1,9 +1,19 @@
 import type { NextConfig } from 'next'
 import { parseConfig } from './lib/env.ts'
+import { exitOnConfigError, loadEnvFiles } from './lib/env-files.ts'
 
 // Read at build time: on Vercel every deployment is built with its own environment, so a preview
 // build knows it is a preview. Self-hosted, scripts/start.ts applies the same rule at run time.
-const { noindex } = parseConfig(process.env)
+const { noindex } = settings()
+
+/** Next has loaded the `.env` files by now; a wrong setting stops `next dev` or `next build` in one line. */
+function settings() {
+  try {
+    return parseConfig(process.env)
+  } catch (error) {
+    exitOnConfigError(error, loadEnvFiles())
+  }
+}
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,

@@ -11,17 +11,18 @@ import {
   markClientAddressResolvedByServer,
   overwriteClientAddressHeaders,
 } from '../lib/client-address.ts'
-import { getConfig } from '../lib/env.ts'
-import { loadContent } from '../lib/content/load.ts'
+import { checkContentOrExit } from '../lib/content/check.ts'
+import { loadSettingsOrExit } from '../lib/env-files.ts'
 import { serveWithWebHandler } from '../lib/http/node-adapter.ts'
 import { MCP_MAX_BODY_BYTES } from '../lib/mcp/protocol.ts'
 import { isAgentApiPath, matchDirectRoute } from '../lib/server/direct-routes.ts'
 import { createSiteServer } from '../lib/server/server-options.ts'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
-const config = getConfig()
-// Fail fast, with the file and field, when a content edit is wrong.
-loadContent()
+// `.env` files are read as Next reads them, before the settings are parsed; a wrong setting or a wrong
+// content edit stops here with the variable, or the file, line and field, and no stack trace.
+const config = loadSettingsOrExit()
+checkContentOrExit('start')
 
 // Client identity (lib/client-address.ts): the TCP peer, or what a TRUST_PROXY peer forwarded. Whatever
 // the client sent in X-Forwarded-For / X-Real-IP is overwritten, so handlers can trust X-Real-IP.

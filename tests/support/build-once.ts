@@ -6,8 +6,9 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { projectRoot } from './paths.ts'
+import { isolatedEnv } from './site-server.ts'
 
-const SOURCES = ['app', 'lib', 'content', 'public', 'next.config.ts', 'package.json', 'proxy.ts']
+const SOURCES = ['app', 'lib', 'content', 'public', 'next.config.ts', 'package.json', 'proxy.ts', 'scripts/prebuild.ts']
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0
@@ -30,7 +31,8 @@ export default function setup(): void {
   const result = spawnSync('npm', ['run', 'build'], {
     cwd: projectRoot,
     stdio: 'inherit',
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    // Built with the settings the tests start it with: none from the shell or a `.env` file.
+    env: isolatedEnv(),
   })
   if (result.status !== 0) throw new Error('npm run build failed; see the output above')
 }

@@ -40,7 +40,7 @@ export function startScriptNodeFlags(): string[] {
   return (match[1] ?? '').split(' ').filter(Boolean)
 }
 
-/** Environment variables of the developer's shell that would change the site under test. */
+/** Environment variables of the developer's shell (or `.env` files) that would change the site under test. */
 export const ISOLATED_VARIABLES = [
   'BASE_URL', 'VERCEL', 'VERCEL_ENV', 'VERCEL_URL', 'VERCEL_BRANCH_URL', 'VERCEL_PROJECT_PRODUCTION_URL',
   'PUBLIC_AGENT_ACCESS', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'KV_REST_API_URL',
@@ -48,9 +48,23 @@ export const ISOLATED_VARIABLES = [
   'DISABLED_RETRY_AFTER_SECONDS', 'REDIS_KEY_PREFIX', 'REDIS_TIMEOUT_MS',
 ]
 
+/**
+ * Every isolated variable set to empty: an empty value counts as unset (lib/env.ts), and Next's `.env`
+ * loader never overrides a variable the environment defines, so neither the shell nor a `.env` file
+ * in the project can change the site under test.
+ */
+export function blankedSiteVariables(): Record<string, string> {
+  return Object.fromEntries(ISOLATED_VARIABLES.map((name) => [name, '']))
+}
+
 /** The test runner's environment without the variables that would change the site (Vite sets BASE_URL=/). */
-export function isolatedEnv(): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env }
+export function isolatedEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, ...blankedSiteVariables() }
+}
+
+/** The test runner's environment with the site's variables removed, so `.env` files do apply. */
+export function envWithoutSiteVariables(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env }
   for (const name of ISOLATED_VARIABLES) delete env[name]
   return env
 }
@@ -69,18 +83,24 @@ export async function startSite(
     options.server === 'next-start'
       ? [path.join(projectRoot, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)]
       : [...startScriptNodeFlags(), 'scripts/start.ts']
-  const child = spawn(process.execPath, args, {
+  return await startSiteProcess(process.execPath, args, {
     cwd: projectRoot,
     env: { ...baseEnv, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    port,
   })
+}
+
+/** Runs a command that serves the site on 127.0.0.1:`port` (e.g. `npm start` in a copy) until it says it is ready. */
+export async function startSiteProcess(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; port: number }): Promise<RunningSite> {
+  // Its own process group, so stopping it also stops what it started (`npm start` runs the server under sh).
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))
-  const origin = `http://127.0.0.1:${port}`
+  const origin = `http://127.0.0.1:${options.port}`
   const site: RunningSite = {
     origin,
-    port,
+    port: options.port,
     output: () => output,
     fetch: (path, init) => fetch(`${origin}${path}`, { redirect: 'manual', ...init }),
     stop: () => stopProcess(child),
@@ -104,8 +124,15 @@ async function waitUntilReady(site: RunningSite, child: ChildProcess): Promise<v
 async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-(child.pid ?? 0), signal)
+    } catch {
+      child.kill(signal)
+    }
+  }
+  signalGroup('SIGTERM')
+  const timer = setTimeout(() => signalGroup('SIGKILL'), 5_000)
   await exited
   clearTimeout(timer)
 }

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { ContentError, fillTemplate, loadContent, parseContentFile } from '../../lib/content/load.ts'
 import { PricingFrontmatterSchema, ResourceFrontmatterSchema } from '../../lib/content/frontmatter.ts'
 import { projectRoot } from '../support/paths.ts'
+import { isolatedEnv } from '../support/site-server.ts'
 
 function copyOfContent(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'content-'))
@@ -54,7 +55,7 @@ describe('content/', () => {
   it('`npm run build` stops on a wrong edit before Next builds anything', () => {
     const root = copyOfContent()
     edit(root, 'content/pages/pricing.md', (s) => s.replace('priceMonthlyUsd: 0', 'priceMonthlyUsd: -5'))
-    const result = spawnSync(process.execPath, [path.join(projectRoot, 'scripts/check-content.ts')], { cwd: root, encoding: 'utf8' })
+    const result = spawnSync(process.execPath, [path.join(projectRoot, 'scripts/prebuild.ts')], { cwd: root, encoding: 'utf8', env: isolatedEnv() })
     expect(result.status).toBe(1)
     expect(result.stderr).toContain('Content error — fix this file and build again:\ncontent/pages/pricing.md: invalid frontmatter\n  plans.0.priceMonthlyUsd: Too small: expected number to be >=0')
   })
