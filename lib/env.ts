@@ -265,3 +265,13 @@ export function getConfig(): SiteConfig {
   return cached
 }
 
+/**
+ * Under `next dev` the marketing team previews edits of content/: the content is re-read when a file
+ * changed (lib/content/load.ts). Production builds and `npm start` read it once.
+ */
+export function contentReloadsOnEdit(): boolean {
+  reloadsOnEdit ??= process.env.NODE_ENV === 'development'
+  return reloadsOnEdit
+}
+
+let reloadsOnEdit: boolean | undefined

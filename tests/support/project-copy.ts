@@ -35,8 +35,14 @@ export function copyProject(options: { nodeModules: 'symlink' | 'hardlink' | 'no
   const modules = path.join(projectRoot, 'node_modules')
   if (options.nodeModules === 'symlink') symlinkSync(modules, path.join(root, 'node_modules'), 'dir')
   if (options.nodeModules === 'hardlink') {
-    const result = spawnSync('cp', ['-al', modules, path.join(root, 'node_modules')], { encoding: 'utf8' })
-    if (result.status !== 0) throw new Error(`cp -al node_modules failed: ${result.stderr}`)
+    const target = path.join(root, 'node_modules')
+    let result = spawnSync('cp', ['-al', modules, target], { encoding: 'utf8' })
+    // Hard links need one file system; elsewhere a real copy (slower) does the same job.
+    if (result.status !== 0) {
+      rmSync(target, { recursive: true, force: true })
+      result = spawnSync('cp', ['-a', modules, target], { encoding: 'utf8' })
+    }
+    if (result.status !== 0) throw new Error(`copying node_modules failed: ${result.stderr}`)
   }
   return { root, dispose: () => rmSync(root, { recursive: true, force: true }) }
 }
