@@ -4,7 +4,7 @@
  * that did not opt out.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -30,5 +30,6 @@ describe('Next telemetry', () => {
     const wrapped = spawnSync(process.execPath, [path.join(projectRoot, 'scripts/next.ts'), 'telemetry', 'status'], { cwd, env, encoding: 'utf8' })
     expect(wrapped.status).toBe(0)
     expect(wrapped.stdout).toContain('Status: Disabled')
+    rmSync(cwd, { recursive: true, force: true })
   })
 })
