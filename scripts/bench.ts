@@ -26,7 +26,7 @@ const envFiles = loadEnvFiles()
 let RUNS: number, DURATION: number, CONNECTIONS: number
 try {
   RUNS = positiveNumber(process.env, 'BENCH_RUNS', 3, { integer: true })
-  DURATION = positiveNumber(process.env, 'BENCH_DURATION', 8, { integer: true })
+  DURATION = positiveNumber(process.env, 'BENCH_DURATION', 8)
   CONNECTIONS = positiveNumber(process.env, 'BENCH_CONNECTIONS', 50, { integer: true })
 } catch (error) {
   exitOnConfigError(error, envFiles)
