@@ -104,7 +104,7 @@ const appUrl = setting((value) => {
 const flagsSecret = setting((value) =>
   /^[A-Za-z0-9_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64url').length === 32
     ? value
-    : { expected: 'must be 32 random bytes in base64url, e.g. node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))"' },
+    : { expected: 'expected 32 random bytes in base64url, e.g. from node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))"' },
 )
 
 function quote(value: string): string {
@@ -135,7 +135,7 @@ const EnvSchema = z.object({
   FLAGS_SECRET: flagsSecret,
 })
 
-/** The variables lib/env.ts reads. */
+/** Every variable lib/env.ts reads (tests blank them all but HOST and PORT to isolate the site they start). */
 export const SETTING_VARIABLES = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof typeof EnvSchema.shape>
 
 export type DeploymentKind = 'local' | 'preview' | 'production'

@@ -86,7 +86,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** `plan "Team" › features › …` rather than `plans.1.features`. */
+/** `plan "Team" › feature 2` rather than `plans.1.features.1`. */
 export function fieldLabel(data: unknown, path: Path): string {
   const parts: string[] = []
   let value: unknown = data

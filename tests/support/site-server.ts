@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
+import { SETTING_VARIABLES } from '../../lib/env.ts'
 import { projectRoot } from './paths.ts'
 
 export interface RunningSite {
@@ -40,13 +41,8 @@ export function startScriptNodeFlags(): string[] {
   return (match[1] ?? '').split(' ').filter(Boolean)
 }
 
-/** Environment variables of the developer's shell (or `.env` files) that would change the site under test. */
-export const ISOLATED_VARIABLES = [
-  'BASE_URL', 'VERCEL', 'VERCEL_ENV', 'VERCEL_URL', 'VERCEL_BRANCH_URL', 'VERCEL_PROJECT_PRODUCTION_URL',
-  'PUBLIC_AGENT_ACCESS', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'KV_REST_API_URL',
-  'KV_REST_API_TOKEN', 'TRUST_PROXY', 'MCP_ALLOWED_ORIGINS', 'FLAGS_SECRET', 'APP_URL', 'SERVICE_NAME',
-  'DISABLED_RETRY_AFTER_SECONDS', 'REDIS_KEY_PREFIX', 'REDIS_TIMEOUT_MS',
-]
+/** The site's settings (lib/env.ts) but the listen address: from the developer's shell or `.env` they would change the site under test. */
+export const ISOLATED_VARIABLES: readonly string[] = SETTING_VARIABLES.filter((name) => name !== 'HOST' && name !== 'PORT')
 
 /**
  * Every isolated variable set to empty: an empty value counts as unset (lib/env.ts), and Next's `.env`

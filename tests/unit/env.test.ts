@@ -104,7 +104,7 @@ describe('parseConfig', () => {
   it('never repeats a secret in its message', () => {
     const secret = 'not-the-32-bytes-it-should-be'
     const message = errorOf({ FLAGS_SECRET: secret }).message
-    expect(message).toMatch(/^Invalid setting FLAGS_SECRET: must be 32 random bytes in base64url/)
+    expect(message).toMatch(/^Invalid setting FLAGS_SECRET: expected 32 random bytes in base64url/)
     expect(message).not.toContain(secret)
   })
 
