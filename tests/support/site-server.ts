@@ -93,6 +93,8 @@ export async function startSiteProcess(command: string, args: string[], options:
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))
+  // A failed spawn (e.g. EAGAIN) emits 'error' and never exits: report it instead of waiting 30 s.
+  child.once('error', (error) => (output += `\n[spawn failed: ${error.message}]`))
   const origin = `http://127.0.0.1:${options.port}`
   const site: RunningSite = {
     origin,
@@ -110,6 +112,8 @@ async function waitUntilReady(site: RunningSite, child: ChildProcess): Promise<v
   const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`site exited with ${child.exitCode}:\n${site.output()}`)
+    if (child.signalCode !== null) throw new Error(`site was killed by ${child.signalCode} before it was ready:\n${site.output()}`)
+    if (site.output().includes('[spawn failed:')) throw new Error(`site could not be started:${site.output()}`)
     if (/ready (on|in)/i.test(site.output())) return
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
