@@ -5,7 +5,7 @@
  * until it is fixed. The dev server also never prints Next's telemetry notice.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
@@ -16,6 +16,7 @@ let copy: ProjectCopy
 let dev: ChildProcess
 let origin: string
 let output = ''
+let nextConfigHome: string
 
 // One dev server for the whole file; the first request of each route compiles it.
 test.describe.configure({ mode: 'serial', timeout: 120_000 })
@@ -27,7 +28,8 @@ test.beforeAll(async () => {
   origin = `http://127.0.0.1:${port}`
   // What `npm run dev` sees in a plain shell: no NODE_ENV, no telemetry opt-out, and a fresh Next
   // config directory, where telemetry that is not really off prints its first-run notice.
-  const env: Record<string, string | undefined> = { ...envWithoutSiteVariables(), XDG_CONFIG_HOME: mkdtempSync(path.join(tmpdir(), 'next-config-')) }
+  nextConfigHome = mkdtempSync(path.join(tmpdir(), 'next-config-'))
+  const env: Record<string, string | undefined> = { ...envWithoutSiteVariables(), XDG_CONFIG_HOME: nextConfigHome }
   delete env.NODE_ENV
   delete env.NEXT_TELEMETRY_DISABLED
   dev = spawn('npm', ['run', 'dev', '--', '-H', '127.0.0.1', '-p', String(port)], {
@@ -53,6 +55,7 @@ test.afterAll(async () => {
     await exited
   }
   copy?.dispose()
+  if (nextConfigHome) rmSync(nextConfigHome, { recursive: true, force: true })
 })
 
 function edit(file: string, change: (source: string) => string): void {
