@@ -49,7 +49,7 @@ const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
 
 /** Every file the site reads, relative to the project root. */
-export const CONTENT_FILES = {
+const CONTENT_FILES = {
   home: 'content/home.md',
   developers: 'content/developers.md',
   resource: (id: PublicResourceId) => `content/resources/${id}.md`,
@@ -68,9 +68,8 @@ export function loadContent(root: string = process.cwd()): SiteContent {
   const resources = Object.fromEntries(
     PUBLIC_RESOURCE_IDS.map((id) => {
       // The file name is the resource id: a different `id` in the frontmatter is an error at that line.
-      const schema = ResourceFrontmatterSchema.refine((data) => data.id === id, {
-        path: ['id'],
-        message: `expected "${id}" (the file name)`,
+      const schema = ResourceFrontmatterSchema.superRefine((data, context) => {
+        if (data.id !== id) context.addIssue({ code: 'custom', path: ['id'], message: `expected "${id}" (the file name), got "${data.id}"` })
       })
       return [id, read(CONTENT_FILES.resource(id), schema)]
     }),
