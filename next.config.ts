@@ -1,5 +1,6 @@
 import type { NextConfig } from 'next'
 import { writeBuildRecord } from './lib/build-record.ts'
+import { exitOnConfigError, loadEnvFiles } from './lib/env-files.ts'
 import { pageHeaders } from './lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/pages/site-pages.ts'
 import { getSite } from './lib/site.ts'
@@ -7,7 +8,16 @@ import { getSite } from './lib/site.ts'
 // Read at build time: every page and document is prerendered with this deployment's settings (a
 // Vercel preview knows it is one, and its own URL, when it is built). npm start refuses to serve a
 // build made with other settings (scripts/start.ts).
-const site = getSite()
+const site = siteOrExit()
+
+/** Next has loaded the `.env` files by now; a wrong setting stops `next dev` or `next build` in one line. */
+function siteOrExit() {
+  try {
+    return getSite()
+  } catch (error) {
+    exitOnConfigError(error, loadEnvFiles())
+  }
+}
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,

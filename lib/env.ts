@@ -6,96 +6,148 @@ import { z } from 'zod'
 import { parseTrustedProxies } from './client-address.ts'
 import { DEFAULT_CONTENT_SIGNAL, DEFAULT_DISABLED_RETRY_AFTER_SECONDS, DEFAULT_SERVICE_NAME } from './contract/constants.ts'
 
-const booleanText = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
-  .transform((value) => ['true', '1', 'yes', 'on'].includes(value))
+/**
+ * One setting: a non-empty string (an empty or blank value counts as unset, so `PORT=` in a `.env`
+ * file means "use the default"), converted by `parse`, which returns the value or what was expected.
+ */
+function setting<T>(parse: (value: string) => T | { expected: string }) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, context): T | undefined => {
+      const value = raw?.trim()
+      if (!value) return undefined
+      const parsed = parse(value)
+      if (parsed !== null && typeof parsed === 'object' && 'expected' in parsed) {
+        context.addIssue({ code: 'custom', message: parsed.expected })
+        return z.NEVER
+      }
+      return parsed as T
+    })
+}
 
-const optionalText = z
-  .string()
-  .trim()
-  .transform((value) => value || undefined)
-  .optional()
+const text = setting((value) => value)
 
-const listText = z
-  .string()
-  .optional()
-  .transform((value) =>
-    (value ?? '')
-      .split(',')
-      .map((item) => item.trim())
-      .filter(Boolean),
-  )
+function wholeNumber(min: number, max: number, what: string) {
+  return setting((value) => {
+    const number = /^\d+$/.test(value) ? Number(value) : Number.NaN
+    return number >= min && number <= max ? number : { expected: `expected ${what} from ${min} to ${max}, got ${quote(value)}` }
+  })
+}
+
+const TRUE_WORDS = ['true', '1', 'yes', 'on']
+const FALSE_WORDS = ['false', '0', 'no', 'off']
+const booleanText = setting((value) => {
+  const word = value.toLowerCase()
+  if (TRUE_WORDS.includes(word)) return true
+  if (FALSE_WORDS.includes(word)) return false
+  return { expected: `expected true or false (or 1/0, yes/no, on/off), got ${quote(value)}` }
+})
+
+function matching(pattern: RegExp, expected: string) {
+  return setting((value) => (pattern.test(value) ? value : { expected: `expected ${expected}, got ${quote(value)}` }))
+}
+
+const listText = setting((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+)
 
 /**
  * Comma-separated web origins (`https://console.example.com`), normalised to their serialized form.
  * MCP_ALLOWED_ORIGINS: browser origins besides the site's own that may call POST /mcp (lib/mcp/origin.ts).
  */
-const originListText = listText.pipe(
-  z.array(
-    z.string().transform((value, context) => {
-      try {
-        const url = new URL(value)
-        if ((url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username) {
-          return url.origin
-        }
-      } catch {
-        // reported below
-      }
-      context.addIssue({ code: 'custom', message: `expected web origins such as https://console.example.com, got "${value}"` })
-      return z.NEVER
-    }),
-  ),
+const originListText = setting((value) => {
+  const origins: string[] = []
+  for (const item of value.split(',').map((entry) => entry.trim()).filter(Boolean)) {
+    const origin = webOrigin(item)
+    if (!origin) return { expected: `expected web origins such as https://console.example.com, got ${quote(item)}` }
+    origins.push(origin)
+  }
+  return origins
+})
+
+function webOrigin(value: string): string | undefined {
+  try {
+    const url = new URL(value)
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username) {
+      return url.origin
+    }
+  } catch {
+    // not a URL
+  }
+  return undefined
+}
+
+const trustedProxies = setting((value) => {
+  const entries = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+  const { invalid } = parseTrustedProxies(entries)
+  return invalid.length > 0 ? { expected: `not an IP address or CIDR range: ${invalid.join(', ')}` } : entries
+})
+
+const appUrl = setting((value) => {
+  try {
+    const url = new URL(value)
+    if (url.protocol === 'http:' || url.protocol === 'https:') return value
+  } catch {
+    // reported below
+  }
+  return { expected: `expected an http(s) URL such as https://app.cadence.example, got ${quote(value)}` }
+})
+
+// A secret is never repeated in an error message.
+const flagsSecret = setting((value) =>
+  /^[A-Za-z0-9_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64url').length === 32
+    ? value
+    : { expected: 'expected 32 random bytes in base64url, e.g. from node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))"' },
 )
 
 /**
  * Cloudflare's Content Signals (`search`, `ai-input`, `ai-train`, each yes or no), written the way
  * robots.txt and the `Content-Signal` header carry them.
  */
-const contentSignalText = z
-  .string()
-  .trim()
-  .regex(
-    /^(?:search|ai-input|ai-train)=(?:yes|no)(?:\s*,\s*(?:search|ai-input|ai-train)=(?:yes|no))*$/,
-    'comma-separated search=, ai-input= and ai-train= signals, each yes or no, e.g. "search=yes, ai-input=yes, ai-train=no"',
-  )
-  .transform((value) => value.split(',').map((part) => part.trim()).join(', '))
+const contentSignal = setting((value) =>
+  /^(?:search|ai-input|ai-train)=(?:yes|no)(?:\s*,\s*(?:search|ai-input|ai-train)=(?:yes|no))*$/.test(value)
+    ? value.split(',').map((part) => part.trim()).join(', ')
+    : { expected: `expected comma-separated search=, ai-input= and ai-train= signals, each yes or no, e.g. "${DEFAULT_CONTENT_SIGNAL}", got ${quote(value)}` },
+)
+
+function quote(value: string): string {
+  return JSON.stringify(value.length > 120 ? `${value.slice(0, 117)}...` : value)
+}
 
 const EnvSchema = z.object({
-  HOST: z.string().trim().min(1).default('127.0.0.1'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  BASE_URL: optionalText,
-  VERCEL: optionalText,
-  VERCEL_ENV: optionalText,
-  VERCEL_URL: optionalText,
-  VERCEL_BRANCH_URL: optionalText,
-  VERCEL_PROJECT_PRODUCTION_URL: optionalText,
-  APP_URL: z.url({ protocol: /^https?$/ }).default('https://app.cadence.example'),
-  SERVICE_NAME: z
-    .string()
-    .regex(/^[a-z][a-z0-9-]*$/, 'lower-case letters, digits and hyphens, starting with a letter')
-    .default(DEFAULT_SERVICE_NAME),
-  PUBLIC_AGENT_ACCESS: booleanText.default(true),
-  DISABLED_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(86400).default(DEFAULT_DISABLED_RETRY_AFTER_SECONDS),
-  UPSTASH_REDIS_REST_URL: optionalText,
-  UPSTASH_REDIS_REST_TOKEN: optionalText,
-  KV_REST_API_URL: optionalText,
-  KV_REST_API_TOKEN: optionalText,
-  REDIS_KEY_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9:_.-]*$/, 'letters, digits and : _ . -, starting with a letter or digit')
-    .default('cadence'),
-  REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(5000).default(500),
-  TRUST_PROXY: listText.superRefine((entries, context) => {
-    const { invalid } = parseTrustedProxies(entries)
-    if (invalid.length > 0) context.addIssue({ code: 'custom', message: `not an IP address or CIDR range: ${invalid.join(', ')}` })
-  }),
+  HOST: text,
+  PORT: wholeNumber(1, 65535, 'a port number'),
+  BASE_URL: text,
+  VERCEL: text,
+  VERCEL_ENV: text,
+  VERCEL_URL: text,
+  VERCEL_BRANCH_URL: text,
+  VERCEL_PROJECT_PRODUCTION_URL: text,
+  APP_URL: appUrl,
+  SERVICE_NAME: matching(/^[a-z][a-z0-9-]*$/, 'lower-case letters, digits and hyphens, starting with a letter'),
+  PUBLIC_AGENT_ACCESS: booleanText,
+  DISABLED_RETRY_AFTER_SECONDS: wholeNumber(1, 86400, 'a whole number of seconds'),
+  UPSTASH_REDIS_REST_URL: text,
+  UPSTASH_REDIS_REST_TOKEN: text,
+  KV_REST_API_URL: text,
+  KV_REST_API_TOKEN: text,
+  REDIS_KEY_PREFIX: matching(/^[A-Za-z0-9][A-Za-z0-9:_.-]*$/, 'letters, digits and : _ . -, starting with a letter or digit'),
+  REDIS_TIMEOUT_MS: wholeNumber(50, 5000, 'a whole number of milliseconds'),
+  TRUST_PROXY: trustedProxies,
   MCP_ALLOWED_ORIGINS: originListText,
-  CONTENT_SIGNAL: contentSignalText.default(DEFAULT_CONTENT_SIGNAL),
-  FLAGS_SECRET: optionalText.refine(
-    (value) => value === undefined || (/^[A-Za-z0-9_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64url').length === 32),
-    'must be 32 random bytes in base64url, e.g. node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))"',
-  ),
+  FLAGS_SECRET: flagsSecret,
+  CONTENT_SIGNAL: contentSignal,
 })
+
+/** Every variable lib/env.ts reads (tests blank them all but HOST and PORT to isolate the site they start). */
+export const SETTING_VARIABLES = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof typeof EnvSchema.shape>
 
 export type DeploymentKind = 'local' | 'preview' | 'production'
 
@@ -125,51 +177,67 @@ export interface SiteConfig {
   contentSignal: string
 }
 
+/** One wrong setting: the variable and what was expected of it (never the value of a secret). */
+export interface ConfigIssue {
+  variable: string
+  expected: string
+}
+
+/** Wrong settings; `message` has one line per variable: `Invalid setting PORT: expected …`. */
 export class ConfigError extends Error {
   override name = 'ConfigError'
+  readonly issues: readonly ConfigIssue[]
+
+  constructor(issues: ConfigIssue[]) {
+    super(issues.map((issue) => `Invalid setting ${issue.variable}: ${issue.expected}`).join('\n'))
+    this.issues = issues
+  }
 }
 
 /** Parses an environment (by default `process.env`) into the site's settings. */
 export function parseConfig(env: Record<string, string | undefined>): SiteConfig {
   const parsed = EnvSchema.safeParse(env)
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
-    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`)
+    const issues = new Map<string, string>()
+    for (const issue of parsed.error.issues) {
+      const variable = String(issue.path[0] ?? '(environment)')
+      if (!issues.has(variable)) issues.set(variable, issue.message)
+    }
+    throw new ConfigError([...issues].map(([variable, expected]) => ({ variable, expected })))
   }
   const e = parsed.data
+  const port = e.PORT ?? 3000
   const onVercel = e.VERCEL === '1' || e.VERCEL_ENV !== undefined
   const deployment: DeploymentKind = !e.VERCEL_ENV ? 'local' : e.VERCEL_ENV === 'production' ? 'production' : 'preview'
   const upstashUrl = e.UPSTASH_REDIS_REST_URL ?? e.KV_REST_API_URL
   const upstashToken = e.UPSTASH_REDIS_REST_TOKEN ?? e.KV_REST_API_TOKEN
   // The Upstash client throws on a URL it cannot use; at run time that would be a 500 on every agent request.
   if (upstashUrl && !/^https?:\/\/[^\s#$./?].\S*$/.test(upstashUrl)) {
-    throw new ConfigError(
-      `Invalid environment:\n  ${e.UPSTASH_REDIS_REST_URL ? 'UPSTASH_REDIS_REST_URL' : 'KV_REST_API_URL'}: expected the https:// REST URL of the database, got "${upstashUrl}"`,
-    )
+    const variable = e.UPSTASH_REDIS_REST_URL ? 'UPSTASH_REDIS_REST_URL' : 'KV_REST_API_URL'
+    throw new ConfigError([{ variable, expected: `expected the https:// REST URL of the database, got ${quote(upstashUrl)}` }])
   }
   if (Boolean(upstashUrl) !== Boolean(upstashToken)) {
-    throw new ConfigError(
-      'Invalid environment:\n  UPSTASH_REDIS_REST_URL / UPSTASH_REDIS_REST_TOKEN (or KV_REST_API_URL / KV_REST_API_TOKEN): set both or neither',
-    )
+    const [url, token] = e.UPSTASH_REDIS_REST_URL || e.UPSTASH_REDIS_REST_TOKEN ? ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN'] : ['KV_REST_API_URL', 'KV_REST_API_TOKEN']
+    throw new ConfigError([{ variable: upstashUrl ? token : url, expected: `set both ${url} and ${token}, or neither` }])
   }
   return Object.freeze({
-    host: e.HOST,
-    port: e.PORT,
-    baseUrl: resolveBaseUrl(e),
+    host: e.HOST ?? '127.0.0.1',
+    port,
+    baseUrl: resolveBaseUrl(e, port),
     deployment,
     onVercel,
     noindex: deployment === 'preview',
-    appUrl: e.APP_URL.replace(/\/+$/, ''),
-    serviceName: e.SERVICE_NAME,
-    publicAgentAccessDefault: e.PUBLIC_AGENT_ACCESS,
-    disabledRetryAfterSeconds: e.DISABLED_RETRY_AFTER_SECONDS,
+    appUrl: (e.APP_URL ?? 'https://app.cadence.example').replace(/\/+$/, ''),
+    serviceName: e.SERVICE_NAME ?? DEFAULT_SERVICE_NAME,
+    publicAgentAccessDefault: e.PUBLIC_AGENT_ACCESS ?? true,
+    disabledRetryAfterSeconds: e.DISABLED_RETRY_AFTER_SECONDS ?? DEFAULT_DISABLED_RETRY_AFTER_SECONDS,
     upstash: upstashUrl && upstashToken ? { url: upstashUrl, token: upstashToken } : null,
-    redisKeyPrefix: e.REDIS_KEY_PREFIX,
-    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
-    trustProxy: e.TRUST_PROXY,
-    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX ?? 'cadence',
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS ?? 500,
+    trustProxy: e.TRUST_PROXY ?? [],
+    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [],
     flagsSecret: e.FLAGS_SECRET,
-    contentSignal: e.CONTENT_SIGNAL,
+    contentSignal: e.CONTENT_SIGNAL ?? DEFAULT_CONTENT_SIGNAL,
   })
 }
 
@@ -177,14 +245,14 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
  * decisions.md: `BASE_URL` when set; else on Vercel the deployment's own URL (branch or deployment URL on
  * previews, the production URL in production), https; else `http://localhost:${PORT}`.
  */
-function resolveBaseUrl(e: z.infer<typeof EnvSchema>): string {
+function resolveBaseUrl(e: z.infer<typeof EnvSchema>, port: number): string {
   if (e.BASE_URL) return toOrigin(e.BASE_URL, 'BASE_URL')
   if (e.VERCEL_ENV === 'production' && e.VERCEL_PROJECT_PRODUCTION_URL) {
     return toOrigin(`https://${e.VERCEL_PROJECT_PRODUCTION_URL}`, 'VERCEL_PROJECT_PRODUCTION_URL')
   }
   const deploymentHost = e.VERCEL_BRANCH_URL ?? e.VERCEL_URL
   if (e.VERCEL_ENV && deploymentHost) return toOrigin(`https://${deploymentHost}`, e.VERCEL_BRANCH_URL ? 'VERCEL_BRANCH_URL' : 'VERCEL_URL')
-  return `http://localhost:${e.PORT}`
+  return `http://localhost:${port}`
 }
 
 /** The base URL must be a bare origin: well-known documents and robots.txt live at the origin root. */
@@ -193,12 +261,12 @@ function toOrigin(value: string, variable: string): string {
   try {
     url = new URL(value)
   } catch {
-    throw new ConfigError(`Invalid environment:\n  ${variable}: expected an absolute http(s) URL such as https://agents.example.com, got "${value}"`)
+    throw new ConfigError([{ variable, expected: `expected an absolute http(s) URL such as https://agents.example.com, got ${quote(value)}` }])
   }
   if (!/^https?:$/.test(url.protocol) || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) {
-    throw new ConfigError(
-      `Invalid environment:\n  ${variable}: expected a bare origin (scheme and host, no path, query or credentials) such as https://agents.example.com, got "${value}"`,
-    )
+    throw new ConfigError([
+      { variable, expected: `expected a bare origin (scheme and host, no path, query or credentials) such as https://agents.example.com, got ${quote(value)}` },
+    ])
   }
   return url.origin
 }
@@ -210,3 +278,14 @@ export function getConfig(): SiteConfig {
   cached ??= parseConfig(process.env)
   return cached
 }
+
+/**
+ * Under `next dev` the marketing team previews edits of content/: the content is re-read when a file
+ * changed (lib/content/load.ts). Production builds and `npm start` read it once.
+ */
+export function contentReloadsOnEdit(): boolean {
+  reloadsOnEdit ??= process.env.NODE_ENV === 'development'
+  return reloadsOnEdit
+}
+
+let reloadsOnEdit: boolean | undefined

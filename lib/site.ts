@@ -1,6 +1,8 @@
 /**
  * The running deployment in one object: its settings, validated content, published URLs and the
- * values content placeholders are filled with. Built once per process.
+ * values content placeholders are filled with. Built once per process in production; under `next dev`
+ * rebuilt whenever the content was re-read after an edit (lib/content/load.ts), and so is everything
+ * derived from it with `perSite`.
  */
 import { CONTRACT_VERSION, MCP_PROTOCOL_VERSION } from './contract/constants.ts'
 import { getContent, loadContent, type SiteContent, type TemplateValues } from './content/load.ts'
@@ -32,18 +34,20 @@ export function buildSite(config: SiteConfig, content: SiteContent = loadContent
 let cached: Site | undefined
 
 export function getSite(): Site {
-  cached ??= buildSite(getConfig(), getContent())
+  const content = getContent()
+  if (cached?.content !== content) cached = buildSite(getConfig(), content)
   return cached
 }
 
-/** Derives a value from the site once per process (bodies, documents, catalogs). */
+/** Derives a value from the site once per site (bodies, documents, catalogs): once per process in production. */
 export function perSite<T>(build: (site: Site) => T): () => T {
+  let builtFor: Site | undefined
   let value: T | undefined
-  let built = false
   return () => {
-    if (!built) {
-      value = build(getSite())
-      built = true
+    const site = getSite()
+    if (site !== builtFor) {
+      value = build(site)
+      builtFor = site
     }
     return value as T
   }

@@ -11,15 +11,25 @@ import { writeFileSync, mkdtempSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { tmpdir, cpus, totalmem } from 'node:os'
 import path from 'node:path'
+import { exitOnConfigError, loadEnvFiles } from '../lib/env-files.ts'
 import { projectRoot } from '../tests/support/paths.ts'
-import { freePort, startSite, type RunningSite } from '../tests/support/site-server.ts'
+import { freePort, isolatedEnv, startSite, type RunningSite } from '../tests/support/site-server.ts'
 import { benchCases, type BenchCase } from './bench/cases.ts'
+import { positiveNumber } from './knobs.ts'
 import type { UpstashStack } from './bench/upstash.ts'
 import { processCpuMs, processRssMb } from './proc-stats.ts'
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3)
-const DURATION = Number(process.env.BENCH_DURATION ?? 8)
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+process.env.NEXT_TELEMETRY_DISABLED = '1'
+// BENCH_* may live in the `.env` files too, read as Next reads them; a wrong value stops here in one line.
+const envFiles = loadEnvFiles()
+let RUNS: number, DURATION: number, CONNECTIONS: number
+try {
+  RUNS = positiveNumber(process.env, 'BENCH_RUNS', 3, { integer: true })
+  DURATION = positiveNumber(process.env, 'BENCH_DURATION', 8)
+  CONNECTIONS = positiveNumber(process.env, 'BENCH_CONNECTIONS', 50, { integer: true })
+} catch (error) {
+  exitOnConfigError(error, envFiles)
+}
 const ONLY = process.env.BENCH_CASES?.split(',').filter(Boolean)
 
 interface Measurement {

@@ -5,7 +5,7 @@
  */
 import { hostname, userInfo } from 'node:os'
 import { PUBLIC_AGENT_ACCESS_FLAG_KEY } from '../lib/contract/constants.ts'
-import { ConfigError, getConfig } from '../lib/env.ts'
+import { loadSettingsOrExit } from '../lib/env-files.ts'
 import { createUpstashRedis } from '../lib/redis/upstash-client.ts'
 import { ROLLOUT_REFRESH_MS } from '../lib/rollout/rollout-state.ts'
 import { readHistory, readSharedSetting, rolloutSettingKey, writeSharedSetting } from '../lib/rollout/shared-setting.ts'
@@ -41,7 +41,8 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE)
     return 2
   }
-  const config = getConfig()
+  // The same settings as the deployment's `npm start`: the environment, then the `.env` files as Next reads them.
+  const config = loadSettingsOrExit()
   const fallback = config.publicAgentAccessDefault
   if (!config.upstash) {
     if (command === 'status') {
@@ -85,11 +86,8 @@ async function main(argv: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2))
 } catch (error) {
-  if (error instanceof ConfigError) console.error(error.message)
-  else {
-    const cause = error instanceof Error && error.cause instanceof Error ? ` (${(error.cause as Error & { code?: string }).code ?? error.cause.message})` : ''
-    const reason = error instanceof Error ? `${error.name}: ${error.message}${cause}` : String(error)
-    console.error(`[rollout] failed: ${reason}. Check UPSTASH_REDIS_REST_URL/_TOKEN (or KV_REST_API_URL/_TOKEN).`)
-  }
+  const cause = error instanceof Error && error.cause instanceof Error ? ` (${(error.cause as Error & { code?: string }).code ?? error.cause.message})` : ''
+  const reason = error instanceof Error ? `${error.name}: ${error.message}${cause}` : String(error)
+  console.error(`[rollout] failed: ${reason}. Check UPSTASH_REDIS_REST_URL/_TOKEN (or KV_REST_API_URL/_TOKEN).`)
   process.exitCode = 1
 }

@@ -14,7 +14,8 @@ import {
   markClientAddressResolvedByServer,
   overwriteClientAddressHeaders,
 } from '../lib/client-address.ts'
-import { getConfig } from '../lib/env.ts'
+import { checkContentOrExit } from '../lib/content/check.ts'
+import { loadSettingsOrExit } from '../lib/env-files.ts'
 import { isCorsPreflight, staticPreflightResponse } from '../lib/http/cors.ts'
 import { isFetchForbiddenMethod, serveWithWebHandler, writeWebResponse } from '../lib/http/node-adapter.ts'
 import { MCP_MAX_BODY_BYTES } from '../lib/mcp/protocol.ts'
@@ -24,8 +25,10 @@ import { answerStatic, METHOD_NOT_ALLOWED, StaticOutput } from '../lib/server/st
 import { getSite } from '../lib/site.ts'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
-const config = getConfig()
-// Fails fast, with the file and field, when a content edit is wrong.
+// `.env` files are read as Next reads them, before the settings are parsed; a wrong setting or a wrong
+// content edit stops here with the variable, or the file, line and field, and no stack trace.
+const config = loadSettingsOrExit()
+checkContentOrExit('start')
 const site = getSite()
 
 const distDir = path.join(process.cwd(), '.next')

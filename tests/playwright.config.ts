@@ -3,6 +3,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from '@playwright/test'
 import { E2E_ORIGIN, E2E_PORT } from './support/e2e-site.ts'
+import { blankedSiteVariables } from './support/site-build.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 // Scripts need Node 24 (type stripping); the `node` devDependency provides it when the shell's is older.
@@ -45,14 +46,12 @@ export default defineConfig({
     stdout: 'pipe',
     stderr: 'pipe',
     env: {
+      // Keep a developer's shell or `.env` file from turning this into a preview or a disabled deployment.
+      ...blankedSiteVariables(),
       HOST: '127.0.0.1',
       PORT: String(E2E_PORT),
       NEXT_TELEMETRY_DISABLED: '1',
       NODE_ENV: 'production',
-      // Keep a developer's shell from turning this into a preview or a disabled deployment.
-      VERCEL: '',
-      VERCEL_ENV: '',
-      PUBLIC_AGENT_ACCESS: 'true',
     },
   },
 })

@@ -1,6 +1,7 @@
 /**
  * What the marketing team may write in the frontmatter of each file under `content/`.
- * A wrong field fails `npm run build` and the tests with the file, the field and what is expected.
+ * A wrong field fails `npm run build` (and shows in `npm run dev`) with the file, the line, the field
+ * and what is expected (lib/content/load.ts).
  */
 import { z } from 'zod'
 import { PUBLIC_RESOURCE_IDS } from '../contract/constants.ts'
@@ -43,7 +44,13 @@ export const PricingFrontmatterSchema = PageFrontmatterSchema.extend({
   plans: z
     .array(PlanSchema)
     .min(1)
-    .refine((plans) => new Set(plans.map((plan) => plan.id)).size === plans.length, 'plan ids must be unique'),
+    .superRefine((plans, context) => {
+      const seen = new Set<string>()
+      plans.forEach((plan, index) => {
+        if (seen.has(plan.id)) context.addIssue({ code: 'custom', path: [index, 'id'], message: `"${plan.id}" is already the id of another plan; plan ids must be unique` })
+        seen.add(plan.id)
+      })
+    }),
 })
 
 export const ContactFrontmatterSchema = PageFrontmatterSchema.extend({
@@ -55,3 +62,9 @@ export const LoginFrontmatterSchema = PageFrontmatterSchema.extend({
   loginLabel: shortText(40),
   signupLabel: shortText(40),
 })
+
+/**
+ * How errors name one entry of a list field: a plan is `plan "Team"` (by its name, else its id), the
+ * third feature `feature 3`, rather than `plans.1` or `features.2`.
+ */
+export const LIST_ENTRY_NOUNS: Readonly<Record<string, string>> = { plans: 'plan', features: 'feature' }

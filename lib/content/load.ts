@@ -1,13 +1,15 @@
 /**
- * Reads and validates every Markdown file under `content/` once per process. Each file is frontmatter
- * (YAML between `---` lines, checked by a zod schema) and a Markdown body that may use the placeholders
- * of `TEMPLATE_VARIABLES`, filled in per deployment by `fillTemplate`.
+ * Reads and validates every Markdown file under `content/`. Each file is frontmatter (YAML between
+ * `---` lines, checked by a zod schema) and a Markdown body that may use the placeholders of
+ * `TEMPLATE_VARIABLES`, filled in per deployment by `fillTemplate`. Production reads the files once
+ * per process; `next dev` re-reads them when one changed, so an edit shows on the next request.
+ * A wrong edit is a ContentError naming the file, the line and the field (lib/content/issues.ts).
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { parse as parseYaml, YAMLParseError } from 'yaml'
 import type { z } from 'zod'
 import { PUBLIC_RESOURCE_IDS, type PublicResourceId } from '../contract/constants.ts'
+import { contentReloadsOnEdit } from '../env.ts'
 import {
   ContactFrontmatterSchema,
   HomeFrontmatterSchema,
@@ -16,6 +18,7 @@ import {
   PricingFrontmatterSchema,
   ResourceFrontmatterSchema,
 } from './frontmatter.ts'
+import { describeIssues, parseFrontmatter, yamlErrorLine, yamlErrorText } from './issues.ts'
 
 export interface ContentFile<T> {
   /** Path relative to the project root, e.g. `content/pages/pricing.md`. */
@@ -45,22 +48,39 @@ export class ContentError extends Error {
 const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
 
+/** Every file the site reads, relative to the project root. */
+const CONTENT_FILES = {
+  home: 'content/home.md',
+  developers: 'content/developers.md',
+  resource: (id: PublicResourceId) => `content/resources/${id}.md`,
+  pricing: 'content/pages/pricing.md',
+  contact: 'content/pages/contact.md',
+  login: 'content/pages/login.md',
+} as const
+
+function contentFilePaths(): string[] {
+  const { home, developers, resource, pricing, contact, login } = CONTENT_FILES
+  return [home, developers, ...PUBLIC_RESOURCE_IDS.map(resource), pricing, contact, login]
+}
+
 export function loadContent(root: string = process.cwd()): SiteContent {
   const read = <S extends z.ZodType>(relative: string, schema: S) => readContentFile(root, relative, schema)
   const resources = Object.fromEntries(
     PUBLIC_RESOURCE_IDS.map((id) => {
-      const file = read(`content/resources/${id}.md`, ResourceFrontmatterSchema)
-      if (file.data.id !== id) fail(file.file, 'id', `expected "${id}" (the file name), got "${file.data.id}"`)
-      return [id, file]
+      // The file name is the resource id: a different `id` in the frontmatter is an error at that line.
+      const schema = ResourceFrontmatterSchema.superRefine((data, context) => {
+        if (data.id !== id) context.addIssue({ code: 'custom', path: ['id'], message: `expected "${id}" (the file name), got "${data.id}"` })
+      })
+      return [id, read(CONTENT_FILES.resource(id), schema)]
     }),
   ) as SiteContent['resources']
   return {
-    home: read('content/home.md', HomeFrontmatterSchema),
-    developers: read('content/developers.md', PageFrontmatterSchema),
+    home: read(CONTENT_FILES.home, HomeFrontmatterSchema),
+    developers: read(CONTENT_FILES.developers, PageFrontmatterSchema),
     resources,
-    pricing: read('content/pages/pricing.md', PricingFrontmatterSchema),
-    contact: read('content/pages/contact.md', ContactFrontmatterSchema),
-    login: read('content/pages/login.md', LoginFrontmatterSchema),
+    pricing: read(CONTENT_FILES.pricing, PricingFrontmatterSchema),
+    contact: read(CONTENT_FILES.contact, ContactFrontmatterSchema),
+    login: read(CONTENT_FILES.login, LoginFrontmatterSchema),
   }
 }
 
@@ -76,22 +96,21 @@ export function readContentFile<S extends z.ZodType>(root: string, relative: str
 
 export function parseContentFile<S extends z.ZodType>(file: string, source: string, schema: S): ContentFile<z.infer<S>> {
   const match = FRONTMATTER.exec(source.replace(/^\uFEFF/, ''))
-  if (!match) fail(file, 'frontmatter', 'expected the file to start with a "---" line, YAML fields, and a closing "---" line')
+  if (!match) fail(file, 1, 'expected the file to start with a "---" line, YAML fields, and a closing "---" line')
   const [, yamlText = '', body = ''] = match
-  let raw: unknown
-  try {
-    raw = parseYaml(yamlText)
-  } catch (error) {
-    const where = error instanceof YAMLParseError && error.linePos ? ` (line ${error.linePos[0].line + 1})` : ''
-    fail(file, 'frontmatter', `expected valid YAML${where}: ${(error as Error).message.split('\n')[0]}`)
-  }
-  const parsed = schema.safeParse(raw ?? {})
+  // The YAML starts on line 2, after the opening `---`.
+  const frontmatter = parseFrontmatter(yamlText, 2)
+  const syntaxError = frontmatter.document.errors[0]
+  if (syntaxError) fail(file, yamlErrorLine(frontmatter, syntaxError), `invalid YAML: ${yamlErrorText(syntaxError)}`)
+  const raw: unknown = frontmatter.document.toJS() ?? {}
+  const parsed = schema.safeParse(raw, { reportInput: true })
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(frontmatter)'}: ${issue.message}`)
-    throw new ContentError(`${file}: invalid frontmatter\n  ${issues.join('\n  ')}`)
+    const problems = describeIssues(frontmatter, raw, schema, parsed.error.issues)
+    throw new ContentError(problems.map((problem) => `${where(file, problem.line)}: ${problem.field}: ${problem.expected}`).join('\n'))
   }
-  if (!body.trim()) fail(file, 'body', 'expected non-empty Markdown after the frontmatter')
-  checkPlaceholders(file, body, source.split('\n').length - body.split('\n').length)
+  const bodyLine = source.split('\n').length - body.split('\n').length + 1
+  if (!body.trim()) fail(file, bodyLine, 'expected Markdown text after the closing "---" line')
+  checkPlaceholders(file, body, bodyLine - 1)
   return { file, data: parsed.data, body: body.trim() + '\n' }
 }
 
@@ -101,7 +120,7 @@ function checkPlaceholders(file: string, body: string, lineOffset: number): void
     const name = match[1] ?? ''
     if (!(TEMPLATE_VARIABLES as readonly string[]).includes(name)) {
       const line = lineOffset + body.slice(0, match.index).split('\n').length
-      fail(file, `line ${line}`, `unknown placeholder "{{${name}}}"; expected one of ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`)
+      fail(file, line, `unknown placeholder "{{${name}}}"; expected one of ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`)
     }
   }
 }
@@ -110,14 +129,48 @@ export function fillTemplate(body: string, values: TemplateValues): string {
   return body.replace(PLACEHOLDER, (_, name: keyof TemplateValues) => values[name])
 }
 
-function fail(file: string, field: string, expected: string): never {
-  throw new ContentError(`${file}: ${field}: ${expected}`)
+/** `content/pages/pricing.md:17`: the form editors and terminals recognise as a place in a file. */
+function where(file: string, line: number | undefined): string {
+  return line === undefined ? file : `${file}:${line}`
 }
 
-let cached: SiteContent | undefined
+function fail(file: string, line: number | undefined, expected: string): never {
+  throw new ContentError(`${where(file, line)}: ${expected}`)
+}
 
-/** The validated content of this deployment, read on first use. */
+/** Identifies the state of every content file cheaply (no read): size, modification time, inode. */
+function contentFingerprint(root: string): string {
+  return contentFilePaths()
+    .map((relative) => {
+      const stat = statSync(path.join(root, relative), { throwIfNoEntry: false })
+      return stat ? `${stat.size}:${stat.mtimeMs}:${stat.ino}` : '-'
+    })
+    .join('|')
+}
+
+let built: SiteContent | undefined
+let preview: { fingerprint: string; content?: SiteContent; error?: unknown } | undefined
+
+/**
+ * The validated content of this deployment. Production reads it on first use and keeps it; under
+ * `next dev` each call checks whether a file changed and then reads them again, so pages, Markdown
+ * and API bodies (built from it per site, lib/site.ts) show an edit on the next request, and a wrong
+ * edit is reported (Next's error overlay, the terminal) until it is fixed.
+ */
 export function getContent(): SiteContent {
-  cached ??= loadContent()
-  return cached
+  if (!contentReloadsOnEdit()) {
+    built ??= loadContent()
+    return built
+  }
+  const root = process.cwd()
+  const fingerprint = contentFingerprint(root)
+  if (preview?.fingerprint !== fingerprint) {
+    try {
+      preview = { fingerprint, content: loadContent(root) }
+    } catch (error) {
+      preview = { fingerprint, error }
+    }
+  }
+  if (!preview.content) throw preview.error
+  return preview.content
 }

@@ -3,12 +3,12 @@
  * kept in Upstash Redis when configured (with the in-process store as its stand-in during outages),
  * else in process. `consume` returns synchronously in embedded mode.
  */
-import { getConfig } from '../env.ts'
+import { getConfig, type SiteConfig } from '../env.ts'
 import { processSingleton } from '../process-singleton.ts'
 import { getSharedRedis } from '../redis/shared-redis.ts'
 import { FailoverQuotaStore } from './failover-store.ts'
 import { MemoryQuotaStore } from './memory-store.ts'
-import type { QuotaDecision } from './token-bucket.ts'
+import { BUCKET, type QuotaDecision } from './token-bucket.ts'
 import { UpstashQuotaStore } from './upstash-store.ts'
 
 export interface Quota {
@@ -24,8 +24,24 @@ export function getQuota(): Quota {
   return processSingleton('quota', createQuota)
 }
 
+/**
+ * Vercel production runs many function instances at once; without Upstash each keeps its own buckets,
+ * so the published quota holds per instance only. Logged by the build (prebuild) and on first use.
+ */
+export function perInstanceQuotaWarning(config: SiteConfig): string | undefined {
+  if (!config.onVercel || config.deployment !== 'production' || config.upstash) return undefined
+  return (
+    `[quota] Warning: Vercel production without Upstash Redis (UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, ` +
+    `or KV_REST_API_URL and KV_REST_API_TOKEN): the quota is per instance — every function instance keeps its own ` +
+    `buckets, so a client may get ${BUCKET.capacity} requests at once from each instance. Add an Upstash Redis ` +
+    `integration for one shared quota.`
+  )
+}
+
 function createQuota(): Quota {
   const config = getConfig()
+  const warning = perInstanceQuotaWarning(config)
+  if (warning) console.warn(warning)
   const redis = getSharedRedis()
   const local = new MemoryQuotaStore()
   if (!redis) return { store: 'memory', consume: (key) => local.consume(key, Date.now()) }

@@ -4,6 +4,7 @@
  * request budget; afterwards no 5xx, hang or unanswered request, memory settled, quota still exact.
  */
 import { createHash } from 'node:crypto'
+import { positiveNumber } from '../knobs.ts'
 import { processCpuMs, processRssMb } from '../proc-stats.ts'
 import { freePort, startSite, type RunningSite } from '../../tests/support/site-server.ts'
 import {
@@ -56,24 +57,18 @@ export const DEFAULT_SOAK_OPTIONS: SoakOptions = {
   log: (line) => console.log(line),
 }
 
-export function soakOptionsFromEnv(env: NodeJS.ProcessEnv): SoakOptions {
-  const number = (name: string, fallback: number) => {
-    const raw = env[name]
-    if (raw === undefined || raw === '') return fallback
-    const value = Number(raw)
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(raw)}`)
-    return value
-  }
+export function soakOptionsFromEnv(env: Record<string, string | undefined>): SoakOptions {
   const d = DEFAULT_SOAK_OPTIONS
+  const whole = { integer: true }
   return {
     ...d,
-    seconds: number('SOAK_SECONDS', d.seconds),
-    maxRequests: Math.floor(number('SOAK_MAX_REQUESTS', d.maxRequests)),
-    rate: number('SOAK_RATE', d.rate),
-    concurrency: Math.floor(number('SOAK_CONCURRENCY', d.concurrency)),
-    clients: Math.floor(number('SOAK_CLIENTS', d.clients)),
-    settleSeconds: number('SOAK_SETTLE_SECONDS', d.settleSeconds),
-    seed: Math.floor(number('SOAK_SEED', d.seed)),
+    seconds: positiveNumber(env, 'SOAK_SECONDS', d.seconds),
+    maxRequests: positiveNumber(env, 'SOAK_MAX_REQUESTS', d.maxRequests, whole),
+    rate: positiveNumber(env, 'SOAK_RATE', d.rate),
+    concurrency: positiveNumber(env, 'SOAK_CONCURRENCY', d.concurrency, whole),
+    clients: positiveNumber(env, 'SOAK_CLIENTS', d.clients, whole),
+    settleSeconds: positiveNumber(env, 'SOAK_SETTLE_SECONDS', d.settleSeconds),
+    seed: positiveNumber(env, 'SOAK_SEED', d.seed, whole),
   }
 }
 

@@ -140,7 +140,7 @@ describe('a server started with other settings than its build', () => {
 describe('an invalid BASE_URL', () => {
   it('stops the server at start with the variable and what is expected', async () => {
     await expect(startSite({ BASE_URL: 'https://agents.example.com/sub/path' })).rejects.toThrow(
-      /BASE_URL: expected a bare origin \(scheme and host, no path, query or credentials\) such as https:\/\/agents\.example\.com, got "https:\/\/agents\.example\.com\/sub\/path"/,
+      'site exited with 1:\nInvalid setting BASE_URL (from the environment): expected a bare origin (scheme and host, no path, query or credentials) such as https://agents.example.com, got "https://agents.example.com/sub/path"\n',
     )
   })
 })

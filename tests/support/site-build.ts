@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { SETTING_VARIABLES } from '../../lib/env.ts'
 import { projectRoot } from './paths.ts'
 
 /** Settings each build is made with; a site started from it must be started with the same ones. */
@@ -39,19 +40,29 @@ export const BUILD_SOURCES = [
   'package.json',
   'package-lock.json',
   'scripts/start.ts',
-  'scripts/check-content.ts',
+  'scripts/prebuild.ts',
+  'scripts/next.ts',
 ]
 
-/** Variables of the developer's shell that would change a build or a site under test. */
-export const ISOLATED_VARIABLES = [
-  'BASE_URL', 'VERCEL', 'VERCEL_ENV', 'VERCEL_URL', 'VERCEL_BRANCH_URL', 'VERCEL_PROJECT_PRODUCTION_URL',
-  'PUBLIC_AGENT_ACCESS', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'KV_REST_API_URL',
-  'KV_REST_API_TOKEN', 'TRUST_PROXY', 'MCP_ALLOWED_ORIGINS', 'FLAGS_SECRET', 'APP_URL', 'SERVICE_NAME',
-  'DISABLED_RETRY_AFTER_SECONDS', 'REDIS_KEY_PREFIX', 'REDIS_TIMEOUT_MS', 'CONTENT_SIGNAL', 'PORT', 'HOST',
-]
+/** The site's settings (lib/env.ts) but the listen address: from the developer's shell or `.env` they would change the site under test. */
+export const ISOLATED_VARIABLES: readonly string[] = SETTING_VARIABLES.filter((name) => name !== 'HOST' && name !== 'PORT')
+
+/**
+ * Every isolated variable set to empty: an empty value counts as unset (lib/env.ts), and Next's `.env`
+ * loader never overrides a variable the environment defines, so neither the shell nor a `.env` file
+ * in the project can change the site under test.
+ */
+export function blankedSiteVariables(): Record<string, string> {
+  return Object.fromEntries(ISOLATED_VARIABLES.map((name) => [name, '']))
+}
 
 /** The test runner's environment without the variables that would change the site (Vite sets BASE_URL=/). */
 export function isolatedEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, ...blankedSiteVariables() }
+}
+
+/** The test runner's environment with the site's variables removed, so `.env` files do apply. */
+export function envWithoutSiteVariables(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env }
   for (const name of ISOLATED_VARIABLES) delete env[name]
   return env

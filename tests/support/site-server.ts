@@ -9,12 +9,12 @@ import { createServer } from 'node:net'
 import path from 'node:path'
 import { parseConfig } from '../../lib/env.ts'
 import { projectRoot } from './paths.ts'
-import { ensureSiteBuild, isolatedEnv, SITE_BUILDS, type SiteBuildName } from './site-build.ts'
+import { blankedSiteVariables, ensureSiteBuild, envWithoutSiteVariables, isolatedEnv, SITE_BUILDS, type SiteBuildName } from './site-build.ts'
 
 export interface RunningSite {
   /** Origin the server listens on, e.g. `http://127.0.0.1:41234`. */
   origin: string
-  /** The base URL the build publishes (every absolute URL in pages, documents and answers). */
+  /** The base URL the site publishes (every absolute URL in pages, documents and answers). */
   baseUrl: string
   port: number
   /** The output the server printed so far. */
@@ -45,7 +45,7 @@ export function startScriptNodeFlags(): string[] {
   return (match[1] ?? '').split(' ').filter(Boolean)
 }
 
-export { isolatedEnv }
+export { blankedSiteVariables, envWithoutSiteVariables, isolatedEnv }
 
 /**
  * `build`: which test build to serve (default `test`); its settings are part of the environment.
@@ -63,20 +63,27 @@ export async function startSite(
     options.server === 'next-start'
       ? [path.join(cwd, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)]
       : [...startScriptNodeFlags(), 'scripts/start.ts']
-  const siteEnv: Record<string, string> = { ...SITE_BUILDS[build], ...env }
-  const child = spawn(process.execPath, args, {
+  return await startSiteProcess(process.execPath, args, {
     cwd,
-    env: { ...isolatedEnv(), NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...siteEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...isolatedEnv(), NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...SITE_BUILDS[build], ...env },
+    port,
   })
+}
+
+/** Runs a command that serves the site on 127.0.0.1:`port` (e.g. `npm start` in a copy) until it says it is ready. */
+export async function startSiteProcess(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; port: number }): Promise<RunningSite> {
+  // Its own process group, so stopping it also stops what it started (`npm start` runs the server under sh).
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))
-  const origin = `http://127.0.0.1:${port}`
+  // A failed spawn (e.g. EAGAIN) emits 'error' and never exits: report it instead of waiting 30 s.
+  child.once('error', (error) => (output += `\n[spawn failed: ${error.message}]`))
+  const origin = `http://127.0.0.1:${options.port}`
   const site: RunningSite = {
     origin,
-    baseUrl: parseConfig(SITE_BUILDS[build]).baseUrl,
-    port,
+    baseUrl: publishedBaseUrl(options.env, options.port),
+    port: options.port,
     output: () => output,
     fetch: (path, init) => fetch(`${origin}${path}`, { redirect: 'manual', ...init }),
     stop: () => stopProcess(child),
@@ -90,6 +97,8 @@ async function waitUntilReady(site: RunningSite, child: ChildProcess): Promise<v
   const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`site exited with ${child.exitCode}:\n${site.output()}`)
+    if (child.signalCode !== null) throw new Error(`site was killed by ${child.signalCode} before it was ready:\n${site.output()}`)
+    if (site.output().includes('[spawn failed:')) throw new Error(`site could not be started:${site.output()}`)
     if (/ready (on|in)/i.test(site.output())) return
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
@@ -100,8 +109,24 @@ async function waitUntilReady(site: RunningSite, child: ChildProcess): Promise<v
 async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-(child.pid ?? 0), signal)
+    } catch {
+      child.kill(signal)
+    }
+  }
+  signalGroup('SIGTERM')
+  const timer = setTimeout(() => signalGroup('SIGKILL'), 5_000)
   await exited
   clearTimeout(timer)
+}
+
+/** The base URL a site started with `env` publishes, or its own origin when the settings are wrong. */
+function publishedBaseUrl(env: NodeJS.ProcessEnv, port: number): string {
+  try {
+    return parseConfig(env).baseUrl
+  } catch {
+    return `http://127.0.0.1:${port}`
+  }
 }

@@ -4,7 +4,8 @@
  * `POST /multi-exec`, `Authorization: Bearer <token>`, and `Upstash-Encoding: base64` (every string
  * result base64 except `OK`). Redis 7.0 rejects script flags it does not know (the ratelimit scripts
  * declare `allow-key-locking`), so EVAL scripts are rewritten without them and EVALSHA of an original
- * script is mapped to the rewritten one. It also counts the commands it forwarded.
+ * script is mapped to the rewritten one (`keepScriptFlags: true` forwards scripts unchanged, as Upstash's
+ * serverless-redis-http does). It also counts the commands it forwarded.
  */
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -39,7 +40,7 @@ const sha1 = (text: string) => createHash('sha1').update(text).digest('hex')
 
 type Command = Array<string | number | boolean | null>
 
-export async function startUpstashBridge(options: { redisPort: number; token?: string }): Promise<UpstashBridge> {
+export async function startUpstashBridge(options: { redisPort: number; token?: string; keepScriptFlags?: boolean }): Promise<UpstashBridge> {
   const token = options.token ?? `test-token-${Math.random().toString(36).slice(2)}`
   const redis = new IORedis({
     host: '127.0.0.1',
@@ -66,6 +67,7 @@ export async function startUpstashBridge(options: { redisPort: number; token?: s
     const name = String(command[0]).toUpperCase()
     counts[name] = (counts[name] ?? 0) + 1
     const args = toArgs(command.slice(1))
+    if (options.keepScriptFlags) return [name, args]
     if ((name === 'EVAL' || name === 'EVAL_RO') && typeof args[0] === 'string') {
       const original = args[0]
       const rewritten = stripUnknownScriptFlags(original)

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { ContentError, fillTemplate, loadContent, parseContentFile } from '../../lib/content/load.ts'
 import { PricingFrontmatterSchema, ResourceFrontmatterSchema } from '../../lib/content/frontmatter.ts'
 import { projectRoot } from '../support/paths.ts'
+import { isolatedEnv } from '../support/site-server.ts'
 
 function copyOfContent(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'content-'))
@@ -30,20 +31,33 @@ describe('content/', () => {
   })
 
   it.each([
-    ['content/pages/pricing.md', (s: string) => s.replace('priceMonthlyUsd: 12', 'priceMonthlyUsd: twelve'), 'content/pages/pricing.md: invalid frontmatter\n  plans.1.priceMonthlyUsd: Invalid input: expected number, received string'],
-    ['content/pages/pricing.md', (s: string) => s.replace('    cta: contact\n', '    cta: call-us\n'), 'content/pages/pricing.md: invalid frontmatter\n  plans.2.cta: Invalid option: expected one of "signup"|"contact"'],
-    ['content/pages/contact.md', (s: string) => s.replace('email: hello@cadence.example', 'email: hello'), 'content/pages/contact.md: invalid frontmatter\n  email: Invalid email address'],
-    ['content/resources/agent-boundaries.md', (s: string) => s.replace('id: agent-boundaries', 'id: product-overview'), 'content/resources/agent-boundaries.md: id: expected "agent-boundaries" (the file name), got "product-overview"'],
-    ['content/home.md', (s: string) => s.replace(/^tagline: .*\n/m, ''), 'content/home.md: invalid frontmatter\n  tagline: Invalid input: expected string, received undefined'],
-    ['content/home.md', (s: string) => s.replace(/^title: /m, 'titel: '), 'content/home.md: invalid frontmatter\n  title: Invalid input: expected string, received undefined\n  (frontmatter): Unrecognized key: "titel"'],
-    ['content/developers.md', (s: string) => s.replace('{{base_url}}/openapi.json', '{{baseurl}}/openapi.json'), 'content/developers.md: line 12: unknown placeholder "{{baseurl}}"; expected one of {{base_url}}, {{app_url}}, {{service}}, {{contract_version}}, {{mcp_protocol_version}}'],
-    ['content/pages/login.md', (s: string) => s.replace(/^---\n/, ''), 'content/pages/login.md: frontmatter: expected the file to start with a "---" line, YAML fields, and a closing "---" line'],
-    ['content/pages/login.md', (s: string) => s.replace('title: Log in', 'title: [Log in'), 'content/pages/login.md: frontmatter: expected valid YAML (line 3)'],
-  ])('a wrong edit of %s names the file, the field and what is expected', (file, change, message) => {
+    ['content/pages/pricing.md', (s: string) => s.replace('priceMonthlyUsd: 12', 'priceMonthlyUsd: twelve'), 'content/pages/pricing.md:18: plan "Team" › priceMonthlyUsd: expected a number, got "twelve"'],
+    ['content/pages/pricing.md', (s: string) => s.replace('    cta: contact\n', '    cta: call-us\n'), 'content/pages/pricing.md:36: plan "Programme" › cta: expected one of signup, contact, got "call-us"'],
+    ['content/pages/pricing.md', (s: string) => s.replace('    name: Team\n', ''), 'content/pages/pricing.md:16: plan "team" › name: missing; expected text'],
+    ['content/pages/pricing.md', (s: string) => s.replace('id: programme', 'id: team'), 'content/pages/pricing.md:27: plan "Programme" › id: "team" is already the id of another plan; plan ids must be unique'],
+    ['content/pages/pricing.md', (s: string) => s.replace('      - Unlimited goals', `      - ${'x'.repeat(130)}`), 'content/pages/pricing.md:22: plan "Team" › feature 1: at most 120 characters (this has 130)'],
+    ['content/pages/pricing.md', (s: string) => s.replace('    ctaLabel: Start a team\n', '    ctaLabel: Start a team\n    colour: blue\n'), 'content/pages/pricing.md:27: plan "Team" › colour: unknown field; expected one of id, name, priceMonthlyUsd, priceNote, summary, features, cta, ctaLabel'],
+    ['content/pages/pricing.md', (s: string) => s.replace('    cta: contact', '   cta: contact'), 'content/pages/pricing.md:36: invalid YAML: Sequence item without - indicator'],
+    ['content/pages/contact.md', (s: string) => s.replace('email: hello@cadence.example', 'email: hello'), 'content/pages/contact.md:4: email: expected an email address, got "hello"'],
+    ['content/resources/agent-boundaries.md', (s: string) => s.replace('id: agent-boundaries', 'id: product-overview'), 'content/resources/agent-boundaries.md:2: id: expected "agent-boundaries" (the file name), got "product-overview"'],
+    ['content/home.md', (s: string) => s.replace(/^tagline: .*\n/m, ''), 'content/home.md: tagline: missing; expected text'],
+    ['content/home.md', (s: string) => s.replace(/^title: /m, 'titel: '), 'content/home.md: title: missing; expected text\ncontent/home.md:2: titel: unknown field; expected one of title, description, tagline'],
+    ['content/developers.md', (s: string) => s.replace('{{base_url}}/openapi.json', '{{baseurl}}/openapi.json'), 'content/developers.md:12: unknown placeholder "{{baseurl}}"; expected one of {{base_url}}, {{app_url}}, {{service}}, {{contract_version}}, {{mcp_protocol_version}}'],
+    ['content/pages/login.md', (s: string) => s.replace(/^---\n/, ''), 'content/pages/login.md:1: expected the file to start with a "---" line, YAML fields, and a closing "---" line'],
+    // The parser notices an unclosed bracket or quote a line later; the error names the line it opened on.
+    ['content/pages/login.md', (s: string) => s.replace('title: Log in', 'title: [Log in'), 'content/pages/login.md:2: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]'],
+    ['content/pages/login.md', (s: string) => s.replace('title: Log in', 'title: "Log in'), 'content/pages/login.md:2: invalid YAML: Missing closing "quote'],
+  ])('a wrong edit of %s names the file, the line, the field and what is expected', (file, change, message) => {
     const root = copyOfContent()
     edit(root, file, change)
     expect(() => loadContent(root)).toThrow(ContentError)
-    expect(() => loadContent(root)).toThrow(message)
+    let thrown: unknown
+    try {
+      loadContent(root)
+    } catch (error) {
+      thrown = error
+    }
+    expect((thrown as Error).message).toBe(message)
   })
 
   it('a missing resource file is named', () => {
@@ -54,20 +68,24 @@ describe('content/', () => {
   it('`npm run build` stops on a wrong edit before Next builds anything', () => {
     const root = copyOfContent()
     edit(root, 'content/pages/pricing.md', (s) => s.replace('priceMonthlyUsd: 0', 'priceMonthlyUsd: -5'))
-    const result = spawnSync(process.execPath, [path.join(projectRoot, 'scripts/check-content.ts')], { cwd: root, encoding: 'utf8' })
+    const result = spawnSync(process.execPath, [path.join(projectRoot, 'scripts/prebuild.ts')], { cwd: root, encoding: 'utf8', env: isolatedEnv() })
     expect(result.status).toBe(1)
-    expect(result.stderr).toContain('Content error — fix this file and build again:\ncontent/pages/pricing.md: invalid frontmatter\n  plans.0.priceMonthlyUsd: Too small: expected number to be >=0')
+    expect(result.stderr).toBe(
+      'Content error — fix this file and build again:\ncontent/pages/pricing.md:7: plan "Personal" › priceMonthlyUsd: expected a number ≥ 0, got -5\n',
+    )
   })
 
   it('parses frontmatter strictly and keeps the body', () => {
     const file = parseContentFile('x.md', '---\nid: agent-boundaries\nname: N\ndescription: D\n---\n# Body\n', ResourceFrontmatterSchema)
     expect(file).toEqual({ file: 'x.md', data: { id: 'agent-boundaries', name: 'N', description: 'D' }, body: '# Body\n' })
-    expect(() => parseContentFile('x.md', '---\nid: agent-boundaries\nname: N\ndescription: D\n---\n   \n', ResourceFrontmatterSchema)).toThrow('x.md: body: expected non-empty Markdown after the frontmatter')
+    expect(() => parseContentFile('x.md', '---\nid: agent-boundaries\nname: N\ndescription: D\n---\n   \n', ResourceFrontmatterSchema)).toThrow('x.md:6: expected Markdown text after the closing "---" line')
   })
 
-  it('rejects duplicate plan ids', () => {
+  it('rejects duplicate plan ids at the second plan', () => {
     const plan = { id: 'a', name: 'A', priceMonthlyUsd: 0, priceNote: 'n', summary: 's', features: ['f'], cta: 'signup', ctaLabel: 'Go' }
-    expect(PricingFrontmatterSchema.safeParse({ title: 't', description: 'd', plans: [plan, plan] }).error?.issues[0]?.message).toBe('plan ids must be unique')
+    const issue = PricingFrontmatterSchema.safeParse({ title: 't', description: 'd', plans: [plan, plan] }).error?.issues[0]
+    expect(issue?.path).toEqual(['plans', 1, 'id'])
+    expect(issue?.message).toBe('"a" is already the id of another plan; plan ids must be unique')
   })
 
   it('fills placeholders', () => {

@@ -1,0 +1,15 @@
+/**
+ * For commands that must not start with broken content (`npm start`, the prebuild check): a wrong edit
+ * stops the process with exit code 1 and the file, line, field and what is expected; no stack trace.
+ */
+import { ContentError, getContent, type SiteContent } from './load.ts'
+
+export function checkContentOrExit(action = 'run the command'): SiteContent {
+  try {
+    return getContent()
+  } catch (error) {
+    if (!(error instanceof ContentError)) throw error
+    console.error(`Content error — fix this file and ${action} again:\n${error.message}`)
+    process.exit(1)
+  }
+}

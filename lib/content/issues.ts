@@ -1,0 +1,199 @@
+/**
+ * Turns what is wrong in a content file into lines a marketing editor can act on:
+ * `content/pages/pricing.md:17: plan "Team" › priceMonthlyUsd: expected a number, got "twelve"`, i.e.
+ * the file, the line of the file (not of the YAML block), the field by its human name (a list entry
+ * by its name or id, LIST_ENTRY_NOUNS) and what is expected.
+ */
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml'
+import type { z } from 'zod'
+import { LIST_ENTRY_NOUNS } from './frontmatter.ts'
+
+/** The frontmatter's YAML, parsed with positions, and the file line its first line is on. */
+export interface FrontmatterSource {
+  document: Document
+  lines: LineCounter
+  /** File line of the first YAML line (2: after the opening `---`). */
+  firstLine: number
+}
+
+export function parseFrontmatter(yamlText: string, firstLine: number): FrontmatterSource {
+  const lines = new LineCounter()
+  const document = parseDocument(yamlText, { lineCounter: lines, prettyErrors: false, uniqueKeys: true })
+  return { document, lines, firstLine }
+}
+
+/** File line of an offset into the YAML text. */
+function fileLine(source: FrontmatterSource, offset: number): number {
+  return source.firstLine - 1 + source.lines.linePos(offset).line
+}
+
+/**
+ * Where a YAML syntax error is. The parser notices an unclosed `[`, `{` or quote only where the text
+ * ends up not fitting, often lines later; the mistake is where that collection or quote opened.
+ */
+export function yamlErrorLine(source: FrontmatterSource, error: YAMLError): number {
+  const at = error.pos[0]
+  let opened: number | undefined
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return
+    const range = (node as { range?: [number, number, number] }).range
+    const unclosed =
+      (isMap(node) || isSeq(node)) && node.flow
+        ? true
+        : isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && /Missing closing/i.test(error.message)
+    if (range && unclosed && range[0] < at && at <= range[1] && (opened === undefined || range[0] > opened)) opened = range[0]
+    if (isMap(node)) for (const pair of node.items) (visit(pair.key), visit(pair.value))
+    if (isSeq(node)) for (const item of node.items) visit(item)
+  }
+  if (/Flow (sequence|mapping)|Missing closing/i.test(error.message)) visit(source.document.contents)
+  return fileLine(source, opened ?? at)
+}
+
+/** The YAML parser's own message without its position (which counts lines of the YAML block, not the file). */
+export function yamlErrorText(error: YAMLError): string {
+  return (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')
+}
+
+type Path = ReadonlyArray<PropertyKey>
+
+/**
+ * File line of a field: its key's line, or for a list entry the entry's first line. A missing field
+ * is placed at its closest enclosing entry; a missing top-level field has no line.
+ */
+export function lineOfPath(source: FrontmatterSource, path: Path): number | undefined {
+  let node: unknown = source.document.contents
+  let line: number | undefined
+  for (const segment of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment))
+      const key = pair?.key as { range?: [number, number, number] } | undefined
+      if (!pair || !key?.range) break
+      line = fileLine(source, key.range[0])
+      node = pair.value
+    } else if (isSeq(node) && typeof segment === 'number') {
+      const item = node.items[segment] as { range?: [number, number, number] } | undefined
+      if (!item?.range) break
+      line = fileLine(source, item.range[0])
+      node = item
+    } else {
+      break
+    }
+  }
+  return line
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** `plan "Team" › feature 2` rather than `plans.1.features.1`. */
+export function fieldLabel(data: unknown, path: Path): string {
+  const parts: string[] = []
+  let value: unknown = data
+  path.forEach((segment, index) => {
+    if (typeof segment === 'number' && Array.isArray(value)) {
+      const listKey = String(path[index - 1] ?? '')
+      const noun = LIST_ENTRY_NOUNS[listKey] ?? 'entry'
+      const entry: unknown = value[segment]
+      const name = isRecord(entry) ? [entry.name, entry.id].find((candidate) => typeof candidate === 'string' && candidate.trim()) : undefined
+      const label = typeof name === 'string' ? `${noun} ${JSON.stringify(name.trim())}` : `${noun} ${segment + 1}`
+      if (parts.length > 0 && listKey) parts[parts.length - 1] = label
+      else parts.push(label)
+      value = entry
+    } else {
+      parts.push(String(segment))
+      value = isRecord(value) ? value[String(segment)] : undefined
+    }
+  })
+  return parts.join(' › ')
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'fields (name: value lines)',
+  null: 'nothing',
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  if (value === null) return 'an empty value'
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (Array.isArray(value)) return 'a list'
+  return 'fields (a mapping)'
+}
+
+/** The field names a part of the schema allows, for "unknown field" messages. */
+function knownFields(schema: z.ZodType, path: Path): string[] {
+  // zod 4 keeps every schema's definition in `_zod.def`; only the wrappers used in frontmatter.ts matter.
+  type Def = { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; innerType?: z.ZodType; in?: z.ZodType }
+  const defOf = (node: z.ZodType | undefined): Def | undefined => (node as unknown as { _zod?: { def: Def } } | undefined)?._zod?.def
+  const unwrap = (node: z.ZodType | undefined): Def | undefined => {
+    let def: Def | undefined = defOf(node)
+    for (let depth = 0; def && depth < 10; depth += 1) {
+      const inner: z.ZodType | undefined = def.innerType ?? (def.type === 'pipe' ? def.in : undefined)
+      if (!inner) break
+      def = defOf(inner)
+    }
+    return def
+  }
+  let def = unwrap(schema)
+  for (const segment of path) {
+    def = unwrap(typeof segment === 'number' ? def?.element : def?.shape?.[String(segment)])
+  }
+  return def?.shape ? Object.keys(def.shape) : []
+}
+
+export interface FieldProblem {
+  line: number | undefined
+  field: string
+  expected: string
+}
+
+/** One problem per zod issue, located in the file and described for an editor. */
+export function describeIssues(source: FrontmatterSource, data: unknown, schema: z.ZodType, issues: readonly z.core.$ZodIssue[]): FieldProblem[] {
+  const problems: FieldProblem[] = []
+  for (const issue of issues) {
+    const input = (issue as { input?: unknown }).input
+    if (issue.code === 'unrecognized_keys') {
+      const allowed = knownFields(schema, issue.path)
+      for (const key of issue.keys) {
+        const path = [...issue.path, key]
+        problems.push({
+          line: lineOfPath(source, path),
+          field: fieldLabel(data, path),
+          expected: `unknown field${allowed.length > 0 ? `; expected one of ${allowed.join(', ')}` : ''}`,
+        })
+      }
+      continue
+    }
+    problems.push({ line: lineOfPath(source, issue.path), field: fieldLabel(data, issue.path) || '(frontmatter)', expected: describeIssue(issue, input) })
+  }
+  return problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
+}
+
+function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
+  const got = `, got ${describeValue(input)}`
+  switch (issue.code) {
+    case 'invalid_type':
+      if (input === undefined) return `missing; expected ${TYPE_NAMES[issue.expected] ?? issue.expected}`
+      return `expected ${TYPE_NAMES[issue.expected] ?? issue.expected}${got}`
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((value) => String(value)).join(', ')}${got}`
+    case 'invalid_format':
+      return `expected ${issue.format === 'email' ? 'an email address' : `a valid ${issue.format}`}${got}`
+    case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) <= 1) return 'expected text, got an empty value'
+      if (issue.origin === 'array') return `expected at least ${String(issue.minimum)} ${Number(issue.minimum) === 1 ? 'entry' : 'entries'}${got}`
+      if (issue.origin === 'number') return `expected a number ${issue.inclusive ? '≥' : '>'} ${String(issue.minimum)}${got}`
+      return `${issue.message}${got}`
+    case 'too_big':
+      if (issue.origin === 'string') return `${issue.message} (this has ${typeof input === 'string' ? input.length : '?'})`
+      return `${issue.message}${got}`
+    default:
+      return issue.message
+  }
+}

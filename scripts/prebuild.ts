@@ -1,0 +1,15 @@
+/**
+ * Runs before `next build` (npm's prebuild): the settings, from the environment and the `.env` files
+ * `next build` reads, and every file under content/. A wrong setting stops the build with one line
+ * naming the variable; a wrong content edit with the file, line, field and what is expected. A Vercel
+ * production build without Upstash Redis is warned that its quota is per instance.
+ */
+import { checkContentOrExit } from '../lib/content/check.ts'
+import { loadSettingsOrExit } from '../lib/env-files.ts'
+import { perInstanceQuotaWarning } from '../lib/quota/quota.ts'
+
+const config = loadSettingsOrExit()
+const warning = perInstanceQuotaWarning(config)
+if (warning) console.warn(warning)
+checkContentOrExit('build')
+console.log('settings and content/: all valid')
