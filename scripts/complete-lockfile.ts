@@ -1,32 +1,39 @@
 /**
- * `npm run complete-lockfile`: `npm ci` refuses a lockfile that lacks any optional dependency of
- * `next`, and a registry that serves only Linux builds makes `npm install` drop the macOS and
- * Windows `@next/swc-*` entries. This puts them back (version from next's own package.json, os/cpu
- * from the package name; npm skips them on other platforms). Run it after changing dependencies.
+ * `npm run complete-lockfile`: `npm ci` refuses a lockfile that lacks an optional dependency of a
+ * locked package, and a registry that serves only Linux builds makes `npm install` drop the macOS and
+ * Windows builds of native packages (`@next/swc-*`, the Vercel CLI's `@vercel/vc-native-*`). This
+ * puts back every missing platform build (version from its parent's manifest, os/cpu from its name;
+ * npm skips them on other platforms). Run it after changing dependencies.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 
-type LockEntry = Record<string, unknown>
+interface LockEntry {
+  dev?: boolean
+  optionalDependencies?: Record<string, string>
+  [field: string]: unknown
+}
 const LOCKFILE = 'package-lock.json'
 const lock = JSON.parse(readFileSync(LOCKFILE, 'utf8')) as { packages: Record<string, LockEntry> }
-const next = lock.packages['node_modules/next'] as { optionalDependencies?: Record<string, string> } | undefined
+const PLATFORM = /-(darwin|linux|win32)-(arm64|x64)(?:-(gnu|musl|msvc))?$/
 const added: string[] = []
 
-for (const [name, version] of Object.entries(next?.optionalDependencies ?? {})) {
-  const key = `node_modules/${name}`
-  const platform = /^@next\/swc-(darwin|linux|win32)-(arm64|x64)(?:-(gnu|musl|msvc))?$/.exec(name)
-  if (lock.packages[key] || !platform) continue
-  const [, os, cpu, abi] = platform
-  lock.packages[key] = {
-    version,
-    cpu: [cpu],
-    ...(abi === 'gnu' || abi === 'musl' ? { libc: [abi === 'gnu' ? 'glibc' : 'musl'] } : {}),
-    license: 'MIT',
-    optional: true,
-    os: [os],
-    engines: { node: '>= 10' },
+for (const [parentKey, parent] of Object.entries(lock.packages)) {
+  for (const [name, version] of Object.entries(parent.optionalDependencies ?? {})) {
+    const platform = PLATFORM.exec(name)
+    const key = `node_modules/${name}`
+    const nested = `${parentKey}/node_modules/${name}`
+    if (!platform || lock.packages[key] || lock.packages[nested]) continue
+    const [, os, cpu, abi] = platform
+    lock.packages[key] = {
+      version,
+      cpu: [cpu],
+      ...(abi === 'gnu' || abi === 'musl' ? { libc: [abi === 'gnu' ? 'glibc' : 'musl'] } : {}),
+      ...(parent.dev ? { dev: true } : {}),
+      optional: true,
+      os: [os],
+    }
+    added.push(name)
   }
-  added.push(name)
 }
 
 const [root, ...rest] = Object.entries(lock.packages)

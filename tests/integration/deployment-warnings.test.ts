@@ -36,7 +36,8 @@ describe('Vercel production without Upstash', () => {
   it('the first request that spends the quota logs the warning, once (the agent API function of vercel build)', async () => {
     const projectDir = ensureSiteBuild('vercel')
     const agentApi = new VercelOutput(projectDir).functions().get('/api/agent/v1/[[...path]]') as string
-    run = await runVercelFunction(agentApi, projectDir, PRODUCTION, '/robots.txt')
+    // GET /mcp is refused before the quota is consulted: the function is up, nothing spent yet.
+    run = await runVercelFunction(agentApi, projectDir, PRODUCTION, '/mcp')
     expect(run.output()).not.toContain(WARNING)
     for (let i = 0; i < 3; i += 1) {
       const health = await fetch(`${run.origin}/api/agent/v1/health`, { headers: { 'x-real-ip': '203.0.113.20' } })

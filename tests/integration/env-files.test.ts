@@ -149,10 +149,10 @@ describe('.env files', () => {
     writeEnvFiles({ '.env.local': ['BENCH_RUNS=many', 'SOAK_SECONDS=soon'] })
     const bench = await npmRun(['bench'])
     expect(bench.code).toBe(1)
-    expect(bench.lines).toEqual(['Invalid setting BENCH_RUNS (from .env): expected a positive whole number, got "many"'])
+    expect(bench.lines).toEqual(['Invalid setting BENCH_RUNS (from .env.local): expected a positive whole number, got "many"'])
     const soak = await npmRun(['soak'])
     expect(soak.code).toBe(1)
-    expect(soak.lines).toEqual(['Invalid setting SOAK_SECONDS (from .env): expected a positive number, got "soon"'])
+    expect(soak.lines).toEqual(['Invalid setting SOAK_SECONDS (from .env.local): expected a positive number, got "soon"'])
   })
 
   it('stop npm run build before Next starts, and npm run dev, on a wrong value, in one line', async () => {

@@ -139,7 +139,7 @@ export async function runVercelFunction(functionDir: string, projectDir: string,
   const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the function exited with ${child.exitCode}:\n${output}`)
-    const answered = await fetch(`${origin}${readyPath}`, { headers: { 'x-real-ip': '203.0.113.9' } }).then(
+    const answered = await fetch(`${origin}${readyPath}`, { headers: { 'x-real-ip': '203.0.113.9' }, signal: AbortSignal.timeout(5_000) }).then(
       (response) => response.status,
       () => 0,
     )
