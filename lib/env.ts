@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { parseTrustedProxies } from './client-address.ts'
-import { DEFAULT_DISABLED_RETRY_AFTER_SECONDS, DEFAULT_SERVICE_NAME } from './contract/constants.ts'
+import { DEFAULT_DISABLED_RETRY_AFTER_SECONDS, DEFAULT_SERVICE_NAME, MCP_SERVER_NAME_PATTERN } from './contract/constants.ts'
 
 const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -77,6 +77,10 @@ const EnvSchema = z.object({
     if (invalid.length > 0) context.addIssue({ code: 'custom', message: `not an IP address or CIDR range: ${invalid.join(', ')}` })
   }),
   MCP_ALLOWED_ORIGINS: originListText,
+  MCP_SERVER_NAME: optionalText.refine(
+    (value) => value === undefined || MCP_SERVER_NAME_PATTERN.test(value),
+    'expected an MCP registry name such as com.example.agents/cadence (letters, digits, dots and hyphens, a slash, then letters, digits, dots, underscores and hyphens)',
+  ),
   FLAGS_SECRET: optionalText.refine(
     (value) => value === undefined || (/^[A-Za-z0-9_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64url').length === 32),
     'must be 32 random bytes in base64url, e.g. node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))"',
@@ -106,6 +110,8 @@ export interface SiteConfig {
   /** Addresses or CIDR ranges of proxies whose `X-Forwarded-For` `npm start` believes (validated). */
   trustProxy: string[]
   mcpAllowedOrigins: string[]
+  /** The MCP server name when set by MCP_SERVER_NAME; else it is derived from the base URL (lib/mcp/identity.ts). */
+  mcpServerName: string | undefined
   flagsSecret: string | undefined
 }
 
@@ -152,6 +158,7 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
     redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS,
+    mcpServerName: e.MCP_SERVER_NAME,
     flagsSecret: e.FLAGS_SECRET,
   })
 }

@@ -142,7 +142,7 @@ export function buildMcpCatalog(site: Site, catalog: AgentCatalog = buildAgentCa
 
   const firstTool = [...tools.keys()][0] ?? `${serviceName}.get_public_capabilities`
   return {
-    serverInfo: buildMcpServerIdentity(site.config.baseUrl),
+    serverInfo: buildMcpServerIdentity(site.config),
     instructions: `Read-only public ${PRODUCT_NAME} product, developer and agent-integration metadata: no authentication, no private data, no writes. Start with ${firstTool}; the resources are the same Markdown documents as the REST API.`,
     toolList: { tools: [...tools.values()].map((tool) => tool.definition) },
     tools,

@@ -282,7 +282,7 @@ describe('initialize (legacy handshake) always negotiates', () => {
     expect(expectResult(response, 'init')).toEqual({
       protocolVersion: negotiated,
       capabilities: { resources: {}, tools: {} },
-      serverInfo: { name: 'com.example.agents/public', title: 'Cadence Public Agent API', version: '2026-08-25' },
+      serverInfo: { name: 'com.example.agents/cadence', title: 'Cadence', version: '2026-08-25' },
       instructions: expect.stringContaining('service.get_public_capabilities'),
     })
   })
@@ -393,7 +393,7 @@ describe('Origin and Host (DNS-rebinding protection)', () => {
 })
 
 describe('results of the 2026-07-28 methods', () => {
-  const serverInfo = { name: 'com.example.agents/public', title: 'Cadence Public Agent API', version: '2026-08-25' }
+  const serverInfo = { name: 'com.example.agents/cadence', title: 'Cadence', version: '2026-08-25' }
 
   it('server/discover lists all four versions, resources and tools, and caches for an hour, public', async () => {
     expect(expectResult(await postModern(site, 'server/discover'), 'req-1')).toEqual({
