@@ -18,8 +18,9 @@ import { MCP_MAX_BODY_BYTES, readableId, type McpAnswer } from './protocol.ts'
 import { createMcpEndpoint, errorAnswer } from './server.ts'
 
 const getRuntime = perSite((site) => {
-  const endpoint = createMcpEndpoint(getMcpCatalog())
-  return { policy: buildOriginPolicy(site.config), endpoint, precomputed: createPrecomputedAnswers(getMcpCatalog(), endpoint) }
+  const catalog = getMcpCatalog()
+  const endpoint = createMcpEndpoint(catalog)
+  return { policy: buildOriginPolicy(site.config), endpoint, precomputed: createPrecomputedAnswers(catalog, endpoint) }
 })
 
 const NO_HEADERS: HeaderList = []

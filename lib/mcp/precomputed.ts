@@ -37,8 +37,7 @@ const isFlat = (value: unknown) => typeof value === 'string' || (isPlainObject(v
 function keyOf(request: Request, body: unknown): string | undefined {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || !isJsonRpcId(body.id) || typeof body.method !== 'string' || !isPlainObject(body.params)) return undefined
   const { _meta: meta, ...params } = body.params
-  const version = request.headers.get(MCP_HEADERS.protocolVersion)
-  const { method } = body
+  const [version, method] = [request.headers.get(MCP_HEADERS.protocolVersion), body.method]
   const nameField = Object.hasOwn(MCP_NAME_SOURCE, method) ? MCP_NAME_SOURCE[method] : undefined
   const mirrored = request.headers.get(MCP_HEADERS.method) === method && (nameField === undefined || request.headers.get(MCP_HEADERS.name) === params[nameField])
   const legacy = meta === undefined && request.headers.get(MCP_HEADERS.method) === null && request.headers.get(MCP_HEADERS.name) === null
