@@ -26,6 +26,7 @@ export function buildRecordOf(site: Site): BuildRecord {
       'deployment (VERCEL_ENV)': config.deployment,
       APP_URL: config.appUrl,
       SERVICE_NAME: config.serviceName,
+      MCP_SERVER_NAME: config.mcpServerName ?? '(derived from the base URL)',
       CONTENT_SIGNAL: config.contentSignal,
     },
     content: createHash('sha256').update(JSON.stringify(site.content)).digest('hex'),

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { parseTrustedProxies } from './client-address.ts'
-import { DEFAULT_CONTENT_SIGNAL, DEFAULT_DISABLED_RETRY_AFTER_SECONDS, DEFAULT_SERVICE_NAME } from './contract/constants.ts'
+import { DEFAULT_CONTENT_SIGNAL, DEFAULT_DISABLED_RETRY_AFTER_SECONDS, DEFAULT_SERVICE_NAME, MCP_SERVER_NAME_PATTERN } from './contract/constants.ts'
 
 /**
  * One setting: a non-empty string (an empty or blank value counts as unset, so `PORT=` in a `.env`
@@ -142,6 +142,10 @@ const EnvSchema = z.object({
   REDIS_TIMEOUT_MS: wholeNumber(50, 5000, 'a whole number of milliseconds'),
   TRUST_PROXY: trustedProxies,
   MCP_ALLOWED_ORIGINS: originListText,
+  MCP_SERVER_NAME: matching(
+    MCP_SERVER_NAME_PATTERN,
+    'an MCP registry name such as com.example.agents/cadence (letters, digits, dots and hyphens, a slash, then letters, digits, dots, underscores and hyphens)',
+  ),
   FLAGS_SECRET: flagsSecret,
   CONTENT_SIGNAL: contentSignal,
 })
@@ -172,6 +176,8 @@ export interface SiteConfig {
   /** Addresses or CIDR ranges of proxies whose `X-Forwarded-For` `npm start` believes (validated). */
   trustProxy: string[]
   mcpAllowedOrigins: string[]
+  /** The MCP server name when set by MCP_SERVER_NAME; else it is derived from the base URL (lib/mcp/identity.ts). */
+  mcpServerName: string | undefined
   flagsSecret: string | undefined
   /** Content Signals of robots.txt and of every Markdown answer (`Content-Signal`). */
   contentSignal: string
@@ -236,6 +242,7 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
     redisTimeoutMs: e.REDIS_TIMEOUT_MS ?? 500,
     trustProxy: e.TRUST_PROXY ?? [],
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [],
+    mcpServerName: e.MCP_SERVER_NAME,
     flagsSecret: e.FLAGS_SECRET,
     contentSignal: e.CONTENT_SIGNAL ?? DEFAULT_CONTENT_SIGNAL,
   })

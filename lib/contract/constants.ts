@@ -18,6 +18,8 @@ export const MCP_LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-0
 /** Newest first; the one list used by `server/discover`, -32022 errors and the server card. */
 export const MCP_SUPPORTED_PROTOCOL_VERSIONS = [MCP_PROTOCOL_VERSION, ...MCP_LEGACY_PROTOCOL_VERSIONS] as const
 export const MCP_TRANSPORT = 'streamable_http'
+/** The MCP registry's server name pattern (`<reverse-DNS namespace>/<name>`): MCP_SERVER_NAME and the derived name. */
+export const MCP_SERVER_NAME_PATTERN = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/
 
 export const PUBLIC_RESOURCE_IDS = ['product-overview', 'developer-resources', 'agent-boundaries'] as const
 export type PublicResourceId = (typeof PUBLIC_RESOURCE_IDS)[number]

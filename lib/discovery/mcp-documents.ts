@@ -10,7 +10,7 @@ import type { Site } from '../site.ts'
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json'
 
 export function buildServerCard(site: Site) {
-  const identity = buildMcpServerIdentity(site.config.baseUrl)
+  const identity = buildMcpServerIdentity(site.config)
   return {
     $schema: SERVER_CARD_SCHEMA,
     name: identity.name,

@@ -25,7 +25,7 @@ export function prepareJson(value: unknown): PreparedBody {
 export function respond(
   request: Request,
   status: number,
-  body: PreparedBody | null,
+  body: Pick<PreparedBody, 'bytes'> | null,
   contentType: string | null,
   ...headerLists: HeaderList[]
 ): Response {

@@ -1,31 +1,33 @@
 /**
- * Every JSON-RPC error answer of POST /mcp, as data: HTTP status, `id` (echoed when the request had
- * a readable one, else null) and the error object. `error.data.code` carries the contract's machine
- * code where decisions.md names one; every answer built here has `data.detail` and `data.resolution`.
+ * Every error answer of POST /mcp in the contract's form (decisions.md): HTTP status, `id` (the
+ * request's own when readable, else null), a JSON-RPC error whose `data` carries `detail`, `resolution`
+ * and, where the table names one, the machine `code`. The endpoint's own answers are built here, and
+ * `fromSdkError` is the one mapping of the SDK's error answers onto the table.
  */
+import { ProtocolError, ProtocolErrorCode, type StandardSchemaV1 } from '@modelcontextprotocol/server'
 import { MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import type { HeaderList } from '../http/headers.ts'
-import { applicationErrorCode, JSONRPC_ERROR, MCP_ALLOWED_METHODS, MCP_MAX_BATCH_MESSAGES, MCP_MAX_BODY_BYTES } from './protocol.ts'
+import { applicationErrorCode, HEADER_MISMATCH, MCP_ALLOWED_METHODS, MCP_MAX_BODY_BYTES, type JsonObject, type JsonRpcId } from './protocol.ts'
 
-export type JsonRpcId = string | number
+export type JsonRpcErrorObject = { code: number; message: string; data?: JsonObject }
 
-export interface JsonRpcErrorObject {
-  code: number
-  message: string
-  data?: Record<string, unknown>
+/** Extra headers: Allow. */
+export type McpErrorAnswer = { status: number; id: JsonRpcId | null; error: JsonRpcErrorObject; headers?: HeaderList }
+
+const RESOLUTION = {
+  request: 'Send one JSON-RPC 2.0 request object: {"jsonrpc":"2.0","id":<string or integer>,"method":<string>,"params":<object>}. Only legacy (2025-03-26) clients may send a batch array.',
+  methods: 'Use server/discover, tools/list, tools/call, resources/list, resources/templates/list or resources/read (legacy clients also initialize and ping).',
+  params: 'Correct the params the message names and retry; tools/list gives the input schema of every tool.',
+  retry: 'Retry later; report the problem if it persists.',
 }
 
-export interface McpErrorAnswer {
-  status: number
-  id: JsonRpcId | null
-  error: JsonRpcErrorObject
-  /** Extra response headers (Allow, Retry-After, rate-limit headers). */
-  headers?: HeaderList
-}
-
-function answer(status: number, id: JsonRpcId | null, code: number, message: string, data: Record<string, unknown>, headers?: HeaderList): McpErrorAnswer {
+function answer(status: number, id: JsonRpcId | null, code: number, message: string, data: JsonObject, headers?: HeaderList): McpErrorAnswer {
   return { status, id, error: { code, message, data }, ...(headers ? { headers } : {}) }
+}
+
+function withContractCode(code: ProblemCode, detail: string, extra: JsonObject = {}): JsonObject {
+  return { code, detail, resolution: PROBLEMS[code].resolution, ...extra }
 }
 
 /** `the header is missing` → `The header is missing.` */
@@ -34,151 +36,98 @@ function sentence(text: string): string {
   return /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`
 }
 
-function withContractCode(code: ProblemCode, detail: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { code, detail, resolution: PROBLEMS[code].resolution, ...extra }
-}
-
 export function parseError(detail = 'The request body is not valid JSON (UTF-8).'): McpErrorAnswer {
-  return answer(400, null, JSONRPC_ERROR.parseError, 'Parse error', {
-    detail,
-    resolution: 'Send one JSON-RPC 2.0 message as a UTF-8 JSON body.',
-  })
+  return answer(400, null, ProtocolErrorCode.ParseError, 'Parse error', { detail, resolution: 'Send one JSON-RPC 2.0 message as a UTF-8 JSON body.' })
 }
 
 export function invalidRequest(id: JsonRpcId | null, detail: string): McpErrorAnswer {
-  return answer(400, id, JSONRPC_ERROR.invalidRequest, 'Invalid Request', {
-    detail,
-    resolution:
-      'Send one JSON-RPC 2.0 request object: {"jsonrpc":"2.0","id":<string or integer>,"method":<string>,"params":<object>}. Only legacy (2025-03-26) clients may send a batch array.',
-  })
+  return answer(400, id, ProtocolErrorCode.InvalidRequest, 'Invalid Request', { detail, resolution: RESOLUTION.request })
 }
 
-/** A required MCP header is missing, malformed, or disagrees with the body (-32020). */
+/** A mirrored header that disagrees with the body (-32020). */
 export function headerMismatch(id: JsonRpcId | null, detail: string): McpErrorAnswer {
-  return answer(400, id, JSONRPC_ERROR.headerMismatch, `Header mismatch: ${detail}`, withContractCode('mcp_header_mismatch', sentence(detail)))
+  return answer(400, id, HEADER_MISMATCH, `Header mismatch: ${detail}`, withContractCode('mcp_header_mismatch', sentence(detail)))
 }
 
-/** A required `_meta` key of the 2026-07-28 envelope is missing or of the wrong type (-32602, HTTP 400). */
+/** A 2026-07-28 `_meta` envelope of the wrong shape (-32602, HTTP 400). */
 export function envelopeInvalid(id: JsonRpcId | null, detail: string): McpErrorAnswer {
-  return answer(400, id, JSONRPC_ERROR.invalidParams, `Invalid params: ${detail}`, withContractCode('mcp_header_mismatch', sentence(detail)))
+  return answer(400, id, ProtocolErrorCode.InvalidParams, `Invalid params: ${detail}`, withContractCode('mcp_header_mismatch', sentence(detail)))
 }
 
 /** A call other than `initialize` pins a protocol version this server does not serve (-32022). */
 export function unsupportedProtocolVersion(id: JsonRpcId | null, requested: string): McpErrorAnswer {
   const supported = [...MCP_SUPPORTED_PROTOCOL_VERSIONS]
-  return answer(400, id, JSONRPC_ERROR.unsupportedProtocolVersion, 'Unsupported protocol version', {
-    supported,
-    requested,
-    detail: `Protocol version ${JSON.stringify(requested)} is not served here; supported versions: ${supported.join(', ')}.`,
-    resolution: `Retry with one of the supported versions: send MCP-Protocol-Version and _meta ${JSON.stringify('io.modelcontextprotocol/protocolVersion')} of ${supported[0]}, or start a legacy session with initialize.`,
-  })
+  const detail = `Protocol version ${JSON.stringify(requested)} is not served here; supported versions: ${supported.join(', ')}.`
+  const resolution = `Retry with one of the supported versions: send MCP-Protocol-Version and _meta ${JSON.stringify('io.modelcontextprotocol/protocolVersion')} of ${supported[0]}, or start a legacy session with initialize.`
+  return answer(400, id, ProtocolErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', { supported, requested, detail, resolution })
 }
 
 export function methodNotAllowed(method: string): McpErrorAnswer {
-  return answer(
-    405,
-    null,
-    applicationErrorCode(405),
-    'Method not allowed',
-    withContractCode('mcp_method_not_allowed', `${method} is not served on the MCP endpoint. ${PROBLEMS.mcp_method_not_allowed.detail}`),
-    [['Allow', MCP_ALLOWED_METHODS]],
-  )
+  const detail = `${method} is not served on the MCP endpoint. ${PROBLEMS.mcp_method_not_allowed.detail}`
+  return answer(405, null, applicationErrorCode(405), 'Method not allowed', withContractCode('mcp_method_not_allowed', detail), [['Allow', MCP_ALLOWED_METHODS]])
 }
 
-export function accessDisabled(id: JsonRpcId | null, retryAfterSeconds: number, headers: HeaderList): McpErrorAnswer {
-  return answer(
-    503,
-    id,
-    applicationErrorCode(503),
-    PROBLEMS.public_agent_access_disabled.title,
-    withContractCode('public_agent_access_disabled', PROBLEMS.public_agent_access_disabled.detail, { retryAfterSeconds }),
-    headers,
-  )
-}
-
-export function rateLimited(id: JsonRpcId | null, retryAfterSeconds: number, headers: HeaderList): McpErrorAnswer {
-  return answer(
-    429,
-    id,
-    applicationErrorCode(429),
-    PROBLEMS.rate_limit_exceeded.title,
-    withContractCode('rate_limit_exceeded', PROBLEMS.rate_limit_exceeded.detail, { retryAfterSeconds }),
-    headers,
-  )
+/** The 503 or 429 of a refused admission, echoing the request's id. */
+export function refused(reason: 'public_agent_access_disabled' | 'rate_limit_exceeded', id: JsonRpcId | null, retryAfterSeconds: number): McpErrorAnswer {
+  const { status, title, detail } = PROBLEMS[reason]
+  return answer(status, id, applicationErrorCode(status), title, withContractCode(reason, detail, { retryAfterSeconds }))
 }
 
 /** A present `Origin` (or, on a loopback bind, `Host`) that is not allowed: DNS-rebinding protection. */
 export function forbiddenOrigin(detail: string): McpErrorAnswer {
-  return answer(403, null, JSONRPC_ERROR.invalidRequest, 'Forbidden', {
-    detail,
-    resolution:
-      'Call the MCP endpoint from a server-side client (no Origin header), from the site itself, or from an origin the operator lists in MCP_ALLOWED_ORIGINS.',
-  })
-}
-
-export const SERVED_METHODS_RESOLUTION =
-  'Use server/discover, tools/list, tools/call, resources/list, resources/templates/list or resources/read (legacy clients also initialize and ping).'
-
-/** A method this server does not serve (-32601, HTTP 404 on the 2026-07-28 transport). */
-export function methodNotFound(id: JsonRpcId | null, method: string, detail: string): McpErrorAnswer {
-  return answer(404, id, JSONRPC_ERROR.methodNotFound, 'Method not found', { detail: `${detail}`, method, resolution: SERVED_METHODS_RESOLUTION })
+  const resolution = 'Call the MCP endpoint from a server-side client (no Origin header), from the site itself, or from an origin the operator lists in MCP_ALLOWED_ORIGINS.'
+  return answer(403, null, ProtocolErrorCode.InvalidRequest, 'Forbidden', { detail, resolution })
 }
 
 export function bodyTooLarge(): McpErrorAnswer {
-  return answer(413, null, applicationErrorCode(413), 'Request body too large', {
-    detail: `The request body exceeds ${MCP_MAX_BODY_BYTES} bytes.`,
-    resolution: `Send one JSON-RPC message of at most ${MCP_MAX_BODY_BYTES} bytes.`,
-  })
+  const detail = `The request body exceeds ${MCP_MAX_BODY_BYTES} bytes.`
+  return answer(413, null, applicationErrorCode(413), 'Request body too large', { detail, resolution: `Send one JSON-RPC message of at most ${MCP_MAX_BODY_BYTES} bytes.` })
 }
 
 export function unsupportedMediaType(received: string | null): McpErrorAnswer {
-  return answer(415, null, applicationErrorCode(415), 'Unsupported media type', {
-    detail: received ? `Content-Type ${JSON.stringify(received)} is not JSON.` : 'The request has no Content-Type.',
-    resolution: 'Send the JSON-RPC message with Content-Type: application/json.',
-  })
+  const detail = received ? `Content-Type ${JSON.stringify(received)} is not JSON.` : 'The request has no Content-Type.'
+  return answer(415, null, applicationErrorCode(415), 'Unsupported media type', { detail, resolution: 'Send the JSON-RPC message with Content-Type: application/json.' })
 }
 
-export function batchTooLarge(): McpErrorAnswer {
-  return invalidRequest(null, `A JSON-RPC batch may hold at most ${MCP_MAX_BATCH_MESSAGES} messages.`)
+export function internalError(): McpErrorAnswer {
+  return answer(500, null, ProtocolErrorCode.InternalError, 'Internal error', { detail: 'The server failed while answering this request.', resolution: RESOLUTION.retry })
 }
 
-/** Detail and resolution for errors the SDK produced itself (method not found and the like). */
-export function sdkErrorGuidance(code: number, status: number): { resolution: string } | undefined {
-  switch (code) {
-    case JSONRPC_ERROR.methodNotFound:
-      return { resolution: SERVED_METHODS_RESOLUTION }
-    case JSONRPC_ERROR.invalidParams:
-      return status === 400
-        ? { resolution: PROBLEMS.mcp_header_mismatch.resolution }
-        : { resolution: 'Correct the params the message names and retry; tools/list gives the input schema of every tool.' }
-    case JSONRPC_ERROR.headerMismatch:
-      return { resolution: PROBLEMS.mcp_header_mismatch.resolution }
-    case JSONRPC_ERROR.invalidRequest:
-    case JSONRPC_ERROR.parseError:
-      return { resolution: 'Send one JSON-RPC 2.0 request object as a UTF-8 JSON body.' }
-    default:
-      return undefined
-  }
+/** The in-band -32602 of a request whose params fail the SDK's schema of its method, naming each issue. */
+export function invalidParams(issues: ReadonlyArray<StandardSchemaV1.Issue>): ProtocolError {
+  const summary = issues.map(({ path, message }) => (path?.length ? `${path.map((key) => String(typeof key === 'object' ? key.key : key)).join('.')}: ${message}` : message)).join('; ')
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${summary}`, { detail: `Invalid params: ${summary}`, resolution: RESOLUTION.params })
+}
+
+function resolutionOf(code: number, status: number): string {
+  if (code === ProtocolErrorCode.MethodNotFound) return RESOLUTION.methods
+  if (code === HEADER_MISMATCH || (code === ProtocolErrorCode.InvalidParams && status === 400)) return PROBLEMS.mcp_header_mismatch.resolution
+  if (code === ProtocolErrorCode.InvalidParams) return RESOLUTION.params
+  if (code === ProtocolErrorCode.InvalidRequest || code === ProtocolErrorCode.ParseError) return RESOLUTION.request
+  return RESOLUTION.retry
 }
 
 /**
- * The SDK reports invalid params of a request as the raw list of zod issues (for most methods with
- * the code -32603, as if the server had failed). Returns a readable summary, or undefined.
+ * The one mapping of an error the SDK answered (HTTP status and JSON-RPC error) onto the decisions.md
+ * table, for a request whose HTTP method, JSON-RPC method (of a single message) and readable id are
+ * given: the SDK echoes other ids too, or none. Its codes stand where the table agrees; these differ:
+ * - 405 (the SDK's -32000) is the application code -31405 with `mcp_method_not_allowed`;
+ * - with `maxSubscriptions: 0` the SDK refuses every `subscriptions/listen` with an in-band -32603:
+ *   the contract never streams, so the method is one this server does not serve (404, -32601);
+ * - its -32022 lists only 2026-07-28: the table's lists every version served;
+ * - -32020, and the 400 -32602 of a malformed `_meta` envelope, carry `mcp_header_mismatch`.
  */
-export function summariseSchemaIssues(message: string): string | undefined {
-  const start = message.indexOf('[')
-  if (start < 0) return undefined
-  try {
-    const issues: unknown = JSON.parse(message.slice(start))
-    if (!Array.isArray(issues) || issues.length === 0) return undefined
-    const parts = issues.map((issue) => {
-      if (typeof issue !== 'object' || issue === null || typeof issue.message !== 'string') throw new Error('not an issue')
-      const path = Array.isArray((issue as { path?: unknown }).path) ? (issue as { path: unknown[] }).path.join('.') : ''
-      return path ? `${path}: ${issue.message}` : issue.message
-    })
-    return parts.join('; ')
-  } catch {
-    return undefined
+export function fromSdkError(status: number, error: JsonRpcErrorObject, httpMethod: string, rpcMethod: string | null, id: JsonRpcId | null): McpErrorAnswer {
+  if (status === 405) return methodNotAllowed(httpMethod)
+  if (rpcMethod === 'subscriptions/listen' && error.code === ProtocolErrorCode.InternalError && status === 200) {
+    const detail = 'This server offers no subscriptions: it never opens a stream, and its lists change only when it is redeployed (see their ttlMs caching hints).'
+    return answer(404, id, ProtocolErrorCode.MethodNotFound, 'Method not found', { detail, method: rpcMethod, resolution: RESOLUTION.methods })
   }
+  if (error.code === ProtocolErrorCode.UnsupportedProtocolVersion) return unsupportedProtocolVersion(id, String(error.data?.requested))
+  const data: JsonObject = { ...error.data }
+  if (error.code === HEADER_MISMATCH || (error.code === ProtocolErrorCode.InvalidParams && status === 400)) data.code = 'mcp_header_mismatch'
+  const unserved = error.code === ProtocolErrorCode.MethodNotFound && rpcMethod !== null
+  data.detail ??= unserved ? `This server does not serve the method ${JSON.stringify(rpcMethod)}.` : error.message
+  data.resolution ??= resolutionOf(error.code, status)
+  return { status, id, error: { code: error.code, message: error.message, data } }
 }
-

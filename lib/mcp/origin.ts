@@ -25,51 +25,20 @@ export function isLoopbackHost(host: string): boolean {
   return bare === 'localhost' || bare === '::1' || /^127(?:\.\d{1,3}){3}$/.test(bare)
 }
 
-/** The serialized origin of a URL string, or null when it is not an http(s) URL. */
-export function originOf(value: string): string | null {
-  try {
-    const url = new URL(value)
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null
-  } catch {
-    return null
-  }
-}
-
+/** `config.baseUrl` and `config.mcpAllowedOrigins` are serialized origins already (lib/env.ts). */
 export function buildOriginPolicy(config: Pick<SiteConfig, 'baseUrl' | 'host' | 'port' | 'onVercel' | 'mcpAllowedOrigins'>): OriginPolicy {
-  const allowedOrigins = new Set<string>()
-  const siteOrigin = originOf(config.baseUrl)
-  if (siteOrigin) allowedOrigins.add(siteOrigin)
-  for (const entry of config.mcpAllowedOrigins) {
-    const origin = originOf(entry)
-    if (origin) allowedOrigins.add(origin)
-  }
+  const allowedOrigins = new Set([config.baseUrl, ...config.mcpAllowedOrigins])
   // Behind a platform the Host header is the public name; only a loopback bind pins it.
-  const loopback = !config.onVercel && isLoopbackHost(config.host)
-  if (!loopback) return { allowedOrigins, allowedHostnames: null }
+  if (config.onVercel || !isLoopbackHost(config.host)) return { allowedOrigins, allowedHostnames: null }
   for (const name of LOOPBACK_NAMES) allowedOrigins.add(`http://${name}:${config.port}`)
-  const allowedHostnames = new Set(LOOPBACK_NAMES)
-  for (const origin of allowedOrigins) allowedHostnames.add(new URL(origin).hostname)
-  return { allowedOrigins, allowedHostnames }
+  return { allowedOrigins, allowedHostnames: new Set([...LOOPBACK_NAMES, ...[...allowedOrigins].map((origin) => new URL(origin).hostname)]) }
 }
 
-function hostnameOf(host: string): string | null {
-  if (!/^[\x21-\x7e]+$/.test(host)) return null
-  try {
-    const url = new URL(`http://${host}`)
-    return url.username || url.password || url.pathname !== '/' || url.search || url.hash ? null : url.hostname
-  } catch {
-    return null
-  }
-}
-
-/** The origin an `Origin` header names, or null for `null`, non-http(s) values and values with a path or credentials. */
-function parseOriginHeader(value: string): string | null {
-  if (value === 'null') return null
+/** A URL made of exactly an http(s) origin, or null (a path, query, fragment or credentials, or no URL at all). */
+function parseBare(value: string): URL | null {
   try {
     const url = new URL(value)
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null
-    if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return null
-    return url.origin
+    return /^https?:$/.test(url.protocol) && !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash ? url : null
   } catch {
     return null
   }
@@ -77,14 +46,14 @@ function parseOriginHeader(value: string): string | null {
 
 export function checkOrigin(origin: string | null, host: string | null, policy: OriginPolicy): OriginVerdict {
   if (policy.allowedHostnames) {
-    const hostname = host === null ? null : hostnameOf(host)
-    if (hostname === null || !policy.allowedHostnames.has(hostname)) {
+    const hostname = host !== null && /^[\x21-\x7e]+$/.test(host) ? parseBare(`http://${host}`)?.hostname : undefined
+    if (hostname === undefined || !policy.allowedHostnames.has(hostname)) {
       return { ok: false, detail: `The Host header ${host === null ? '(missing)' : JSON.stringify(host)} does not name this server.` }
     }
   }
   if (origin === null) return { ok: true }
-  const parsed = parseOriginHeader(origin)
-  if (parsed === null) return { ok: false, detail: `The Origin ${JSON.stringify(origin)} is not a web origin this server accepts.` }
+  const parsed = parseBare(origin)?.origin
+  if (parsed === undefined) return { ok: false, detail: `The Origin ${JSON.stringify(origin)} is not a web origin this server accepts.` }
   if (!policy.allowedOrigins.has(parsed)) return { ok: false, detail: `The Origin ${JSON.stringify(origin)} is not allowed to call this MCP endpoint.` }
   return { ok: true }
 }

@@ -1,69 +1,53 @@
 /**
- * The fixed vocabulary of POST /mcp, defined once: JSON-RPC and MCP error codes, the application
- * codes of the contract's errors (-31000 minus the HTTP status), request limits, caching hints and
- * the `_meta` keys of the 2026-07-28 per-request envelope.
+ * What POST /mcp adds to the SDK's vocabulary, defined once: the application codes of the contract's
+ * errors (-31000 minus the HTTP status), request limits, caching hints, the mirrored headers, the
+ * answer as it goes on the wire and the readings of a JSON-RPC body every module needs.
  */
-import { MCP_PROTOCOL_VERSION } from '../contract/constants.ts'
+import type { HeaderList } from '../http/headers.ts'
 
-export const JSONRPC_VERSION = '2.0'
-
-export const JSONRPC_ERROR = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internalError: -32603,
-  /** MCP `HeaderMismatch`. */
-  headerMismatch: -32020,
-  /** MCP `UnsupportedProtocolVersion`. */
-  unsupportedProtocolVersion: -32022,
-} as const
+/** MCP `HeaderMismatch`: the SDK answers it but exports no constant for it. */
+export const HEADER_MISMATCH = -32020
 
 /** Application error codes live outside -32768…-32000: -31000 minus the HTTP status (decisions.md). */
-export function applicationErrorCode(httpStatus: number): number {
-  return -31000 - httpStatus
-}
+export const applicationErrorCode = (httpStatus: number): number => -31000 - httpStatus
 
 /** Largest accepted request body; a larger one is answered 413 before it is parsed. */
 export const MCP_MAX_BODY_BYTES = 2 * 1024 * 1024
 /** Largest accepted JSON-RPC batch (legacy 2025-03-26 clients only). */
 export const MCP_MAX_BATCH_MESSAGES = 20
-
 export const MCP_ALLOWED_METHODS = 'POST'
 
 /** Caching hints of the cacheable results (standards.md open choice 17). */
-export const MCP_CACHE_HINTS = {
-  discover: { ttlMs: 3_600_000, cacheScope: 'public' },
-  listsAndReads: { ttlMs: 300_000, cacheScope: 'public' },
-} as const
+export const MCP_CACHE_HINTS = { discover: { ttlMs: 3_600_000, cacheScope: 'public' }, listsAndReads: { ttlMs: 300_000, cacheScope: 'public' } } as const
 
-export const META_KEYS = {
-  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
-  clientInfo: 'io.modelcontextprotocol/clientInfo',
-  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
-  logLevel: 'io.modelcontextprotocol/logLevel',
-} as const
+export const MCP_HEADERS = { protocolVersion: 'mcp-protocol-version', method: 'mcp-method', name: 'mcp-name' } as const
 
-/** The `_meta` keys only a 2026-07-28 request carries; legacy requests are forwarded without them. */
-export const ENVELOPE_META_KEYS: readonly string[] = Object.values(META_KEYS)
-
-export const MODERN_PROTOCOL_VERSION = MCP_PROTOCOL_VERSION
-/** The legacy version a client asking for an unsupported one (2026-07-28 included) is given by `initialize`. */
-export const NEWEST_LEGACY_PROTOCOL_VERSION = '2025-11-25'
-
-/** Methods whose `Mcp-Name` header mirrors a body field (2026-07-28 transport, SEP-2243 and SEP-2663). */
+/** Methods whose `Mcp-Name` header mirrors a body field (2026-07-28 transport). */
 export const MCP_NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
+  ...{ 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' },
+  ...{ 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' },
 }
 
-export const MCP_HEADERS = {
-  protocolVersion: 'mcp-protocol-version',
-  method: 'mcp-method',
-  name: 'mcp-name',
-  sessionId: 'mcp-session-id',
-} as const
+/** An answer as it goes on the wire: status, JSON body (null: none) and extra headers (Allow). */
+export interface McpAnswer<Body = string | Uint8Array> {
+  status: number
+  body: Body | null
+  headers: HeaderList
+}
+
+export type JsonObject = Record<string, unknown>
+export type JsonRpcId = string | number
+
+export function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** A JSON-RPC id an answer can echo: a string or a safe integer. */
+export function isJsonRpcId(value: unknown): value is JsonRpcId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value))
+}
+
+/** The id an error answer to this body echoes (decisions.md): the message's own when readable, else null. */
+export function readableId(body: unknown): JsonRpcId | null {
+  return isPlainObject(body) && isJsonRpcId(body.id) ? body.id : null
+}

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { expectedMarkdown, readJson } from '../support/http.ts'
+import { postLegacy, postModern } from '../support/mcp-http.ts'
 import { projectRoot } from '../support/paths.ts'
 import { startSite, type RunningSite } from '../support/site-server.ts'
 
@@ -135,9 +136,9 @@ describe('/developers.md', () => {
 describe('MCP discovery documents', () => {
   const card = {
     $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
-    name: 'com.example.agents/public',
+    name: 'com.example.agents/cadence',
     version: '2026-08-25',
-    title: 'Cadence Public Agent API',
+    title: 'Cadence',
     description: 'Read-only Cadence product, developer and agent-integration metadata. No auth.',
     websiteUrl: `${BASE}/`,
     remotes: [{ type: 'streamable-http', url: `${BASE}/mcp`, supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] }],
@@ -178,6 +179,22 @@ describe('MCP discovery documents', () => {
       resource_documentation: `${BASE}/developers.md`,
       resource_policy_uri: `${BASE}/api/agent/v1/resources/agent-boundaries`,
     })
+  })
+})
+
+describe('MCP_SERVER_NAME', () => {
+  it('names the server in the card, the manifest, server/discover and the legacy initialize alike', async () => {
+    const named = await startSite({ BASE_URL: 'http://127.0.0.1', MCP_SERVER_NAME: 'io.github.cadence/agents' })
+    try {
+      const identity = { name: 'io.github.cadence/agents', title: 'Cadence', version: '2026-08-25' }
+      expect(await readJson(await named.fetch('/.well-known/mcp/server-card.json'))).toMatchObject({ name: identity.name, title: identity.title, version: identity.version })
+      expect(((await readJson(await named.fetch('/.well-known/mcp.json'))) as { serverInfo: unknown }).serverInfo).toEqual(identity)
+      expect((await postModern(named, 'server/discover')).json.result._meta['io.modelcontextprotocol/serverInfo']).toEqual(identity)
+      const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }
+      expect((await postLegacy(named, initialize)).json.result.serverInfo).toEqual(identity)
+    } finally {
+      await named.stop()
+    }
   })
 })
 

@@ -70,7 +70,7 @@ describe('SDK v2 client, 2026-07-28', () => {
     const discovered = await client.discover()
     expect(discovered.supportedVersions).toEqual(SUPPORTED_VERSIONS)
     expect(discovered.capabilities).toEqual({ resources: {}, tools: {} })
-    expect(discovered._meta?.['io.modelcontextprotocol/serverInfo']).toEqual({ name: 'com.example.agents/public', title: 'Cadence Public Agent API', version: '2026-08-25' })
+    expect(discovered._meta?.['io.modelcontextprotocol/serverInfo']).toEqual({ name: 'com.example.agents/cadence', title: 'Cadence', version: '2026-08-25' })
   })
 
   it('lists the three tools with output schemas and read-only annotations', async () => {
@@ -145,7 +145,7 @@ describe('SDK v1 client over Streamable HTTP, 2025-11-25', () => {
   it('negotiates 2025-11-25 without a session', () => {
     expect(transport.protocolVersion).toBe('2025-11-25')
     expect(transport.sessionId).toBeUndefined()
-    expect(client.getServerVersion()).toEqual({ name: 'com.example.agents/public', title: 'Cadence Public Agent API', version: '2026-08-25' })
+    expect(client.getServerVersion()).toEqual({ name: 'com.example.agents/cadence', title: 'Cadence', version: '2026-08-25' })
     expect(client.getServerCapabilities()).toEqual({ resources: {}, tools: {} })
   })
 

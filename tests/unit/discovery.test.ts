@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { AGENT_OPERATIONS } from '../../lib/contract/operations.ts'
 import { contractRegistry } from '../../lib/contract/schemas.ts'
 import { loadContent } from '../../lib/content/load.ts'
+import { buildServerCard } from '../../lib/discovery/mcp-documents.ts'
 import { buildComponentSchemas, buildOpenApiDocument } from '../../lib/discovery/openapi.ts'
 import { buildRobotsTxt, buildSitemapXml } from '../../lib/discovery/text-documents.ts'
 import { parseConfig } from '../../lib/env.ts'
@@ -56,14 +57,27 @@ describe('robots.txt and sitemap', () => {
 
 describe('MCP server identity', () => {
   it.each([
-    ['https://agents.example.com', 'com.example.agents/public'],
-    ['https://cadence-git-x-team.vercel.app', 'app.vercel.cadence-git-x-team/public'],
-    ['http://localhost:3000', 'localhost/public'],
-    ['http://127.0.0.1:3000', '127.0.0.1/public'],
-    ['http://[::1]:3000', 'ipv6---1/public'],
-  ])('%s is named %s, a valid server-card name', (baseUrl, name) => {
-    const identity = buildMcpServerIdentity(baseUrl)
-    expect(identity).toEqual({ name, title: 'Cadence Public Agent API', version: '2026-08-25' })
+    ['https://agents.cadence.example', 'example.cadence.agents/cadence'],
+    ['https://agents.example.com', 'com.example.agents/cadence'],
+    ['https://cadence-git-x-team.vercel.app', 'app.vercel.cadence-git-x-team/cadence'],
+    ['http://localhost:3000', 'localhost.cadence/cadence'],
+    ['http://intranet:8080', 'localhost.cadence/cadence'],
+    ['http://127.0.0.1:3000', 'localhost.cadence/cadence'],
+    ['http://10.1.2.3', 'localhost.cadence/cadence'],
+    ['http://[::1]:3000', 'localhost.cadence/cadence'],
+  ])('%s is named %s: reverse DNS of the host, never a host and path; a valid registry name', (baseUrl, name) => {
+    const identity = buildMcpServerIdentity(parseConfig({ BASE_URL: baseUrl }))
+    expect(identity).toEqual({ name, title: 'Cadence', version: '2026-08-25' })
     expect(identity.name).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/)
+  })
+
+  it('takes MCP_SERVER_NAME as it is, whatever the base URL', () => {
+    const config = parseConfig({ BASE_URL: 'http://127.0.0.1:3000', MCP_SERVER_NAME: 'io.github.cadence/agents' })
+    expect(buildMcpServerIdentity(config)).toEqual({ name: 'io.github.cadence/agents', title: 'Cadence', version: '2026-08-25' })
+  })
+
+  it('is the name the server card publishes', () => {
+    const site = siteFor({ BASE_URL: 'https://agents.cadence.example' })
+    expect(buildServerCard(site)).toMatchObject({ name: 'example.cadence.agents/cadence', title: 'Cadence', version: '2026-08-25' })
   })
 })

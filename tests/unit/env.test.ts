@@ -69,9 +69,17 @@ describe('parseConfig', () => {
     [{ PUBLIC_AGENT_ACCESS: 'maybe' }, /PUBLIC_AGENT_ACCESS:/],
     [{ SERVICE_NAME: 'Bad Name' }, /SERVICE_NAME: expected lower-case letters/],
     [{ APP_URL: 'not a url' }, /APP_URL:/],
+    [{ MCP_SERVER_NAME: 'agents.example.com' }, /MCP_SERVER_NAME: expected an MCP registry name/],
+    [{ MCP_SERVER_NAME: 'https://agents.example.com/mcp' }, /MCP_SERVER_NAME: expected an MCP registry name/],
+    [{ MCP_SERVER_NAME: 'com.example/agents/mcp' }, /MCP_SERVER_NAME: expected an MCP registry name/],
   ])('rejects %o with the variable named', (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError)
     expect(() => parseConfig(env)).toThrow(message)
+  })
+
+  it('reads MCP_SERVER_NAME, unset by default', () => {
+    expect(parseConfig({}).mcpServerName).toBeUndefined()
+    expect(parseConfig({ MCP_SERVER_NAME: ' com.example.agents/cadence_public-2 ' }).mcpServerName).toBe('com.example.agents/cadence_public-2')
   })
 
   it('parses comma-separated lists', () => {

@@ -117,6 +117,6 @@ describe('MCP resources', () => {
   })
 
   it('names the server like the server card does', () => {
-    expect(mcp.serverInfo).toEqual({ name: 'com.example.agents/public', title: 'Cadence Public Agent API', version: '2026-08-25' })
+    expect(mcp.serverInfo).toEqual({ name: 'com.example.agents/cadence', title: 'Cadence', version: '2026-08-25' })
   })
 })

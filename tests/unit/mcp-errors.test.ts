@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import {
-  accessDisabled,
   bodyTooLarge,
   forbiddenOrigin,
+  fromSdkError,
+  invalidParams,
   methodNotAllowed,
   parseError,
-  rateLimited,
+  refused,
   unsupportedMediaType,
-  summariseSchemaIssues,
   unsupportedProtocolVersion,
 } from '../../lib/mcp/errors.ts'
 import { applicationErrorCode } from '../../lib/mcp/protocol.ts'
+
+const SUPPORTED = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']
 
 describe('application error codes', () => {
   it('are -31000 minus the HTTP status, outside the JSON-RPC reserved range', () => {
@@ -25,16 +27,13 @@ describe('error answers built at the edge', () => {
     expect(answer.error.data?.detail).toMatch(/^GET is not served/)
   })
 
-  it('503 and 429 echo the id and carry retryAfterSeconds and the admission headers', () => {
-    const disabled = accessDisabled('a', 300, [['Retry-After', '300']])
-    expect(disabled).toMatchObject({
+  it('503 and 429 echo the id and carry retryAfterSeconds', () => {
+    expect(refused('public_agent_access_disabled', 'a', 300)).toMatchObject({
       status: 503,
       id: 'a',
-      headers: [['Retry-After', '300']],
       error: { code: -31503, message: 'Public agent access is disabled', data: { code: 'public_agent_access_disabled', retryAfterSeconds: 300 } },
     })
-    const limited = rateLimited(7, 1, [['Retry-After', '1']])
-    expect(limited).toMatchObject({
+    expect(refused('rate_limit_exceeded', 7, 1)).toMatchObject({
       status: 429,
       id: 7,
       error: { code: -31429, message: 'Too many requests', data: { code: 'rate_limit_exceeded', retryAfterSeconds: 1 } },
@@ -42,11 +41,7 @@ describe('error answers built at the edge', () => {
   })
 
   it('-32022 lists all four supported versions and echoes the requested one', () => {
-    expect(unsupportedProtocolVersion(3, '2024-11-05')).toMatchObject({
-      status: 400,
-      id: 3,
-      error: { code: -32022, data: { supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'], requested: '2024-11-05' } },
-    })
+    expect(unsupportedProtocolVersion(3, '2024-11-05')).toMatchObject({ status: 400, id: 3, error: { code: -32022, data: { supported: SUPPORTED, requested: '2024-11-05' } } })
   })
 
   it('transport refusals have no id', () => {
@@ -57,22 +52,72 @@ describe('error answers built at the edge', () => {
   })
 
   it('every answer has a detail and a resolution', () => {
-    for (const answer of [methodNotAllowed('PUT'), accessDisabled(null, 1, []), rateLimited(null, 1, []), forbiddenOrigin('x'), bodyTooLarge(), unsupportedMediaType(null), parseError()]) {
+    const answers = [methodNotAllowed('PUT'), refused('public_agent_access_disabled', null, 1), refused('rate_limit_exceeded', null, 1), forbiddenOrigin('x'), bodyTooLarge(), unsupportedMediaType(null), parseError()]
+    for (const answer of answers) {
       expect(typeof answer.error.data?.detail).toBe('string')
       expect(typeof answer.error.data?.resolution).toBe('string')
     }
   })
 })
 
-describe('SDK schema-issue messages', () => {
-  it('are summarised as path: message', () => {
-    const raw = JSON.stringify([{ expected: 'string', code: 'invalid_type', path: ['params', 'uri'], message: 'Invalid input: expected string, received undefined' }], null, 2)
-    expect(summariseSchemaIssues(raw)).toBe('params.uri: Invalid input: expected string, received undefined')
-    expect(summariseSchemaIssues(`Invalid tools/call request: ${raw}`)).toBe('params.uri: Invalid input: expected string, received undefined')
+describe('invalid params of a request, from the issues of the SDK schema of its method', () => {
+  it('are one -32602 naming each issue by its path', () => {
+    const error = invalidParams([
+      { path: ['params', 'uri'], message: 'Invalid input: expected string, received undefined' },
+      { path: [{ key: 'params' }, { key: 'cursor' }], message: 'Invalid input: expected string, received number' },
+      { message: 'Invalid input' },
+    ])
+    const summary = 'params.uri: Invalid input: expected string, received undefined; params.cursor: Invalid input: expected string, received number; Invalid input'
+    expect({ code: error.code, message: error.message, data: error.data }).toEqual({
+      code: -32602,
+      message: `Invalid params: ${summary}`,
+      data: { detail: `Invalid params: ${summary}`, resolution: 'Correct the params the message names and retry; tools/list gives the input schema of every tool.' },
+    })
+  })
+})
+
+describe('the mapping of the SDK error answers onto the decisions table', () => {
+  it('answers the SDK 405 with -31405, mcp_method_not_allowed and Allow: POST, naming the method', () => {
+    const answer = fromSdkError(405, { code: -32000, message: 'Method not allowed.' }, 'TRACE', null, null)
+    expect(answer).toMatchObject({ status: 405, id: null, headers: [['Allow', 'POST']], error: { code: -31405, data: { code: 'mcp_method_not_allowed' } } })
+    expect(answer.error.data?.detail).toMatch(/^TRACE is not served on the MCP endpoint\./)
   })
 
-  it('leave other messages alone', () => {
-    expect(summariseSchemaIssues('Internal error')).toBeUndefined()
-    expect(summariseSchemaIssues('list [1, 2]')).toBeUndefined()
+  it('answers the in-band refusal of subscriptions/listen as a method this server does not serve: 404 -32601', () => {
+    const answer = fromSdkError(200, { code: -32603, message: 'Subscription limit reached' }, 'POST', 'subscriptions/listen', 's')
+    expect(answer).toMatchObject({ status: 404, id: 's', error: { code: -32601, data: { method: 'subscriptions/listen' } } })
+  })
+
+  it('lists every supported version in -32022 and keeps the requested one', () => {
+    const sdk = { code: -32022, message: 'Unsupported protocol version: 2099-01-01', data: { supported: ['2026-07-28'], requested: '2099-01-01' } }
+    expect(fromSdkError(400, sdk, 'POST', 'tools/list', 'r')).toMatchObject({ status: 400, id: 'r', error: { code: -32022, data: { supported: SUPPORTED, requested: '2099-01-01' } } })
+  })
+
+  it('adds mcp_header_mismatch to -32020 and to the 400 -32602 of a malformed envelope, keeping the SDK data', () => {
+    const mismatch = fromSdkError(400, { code: -32020, message: 'Bad Request: the request headers and body disagree', data: { mismatch: { header: 'x', body: 'y' } } }, 'POST', 'tools/list', 1)
+    expect(mismatch.error.data).toMatchObject({ code: 'mcp_header_mismatch', mismatch: { header: 'x', body: 'y' }, detail: 'Bad Request: the request headers and body disagree' })
+    const envelope = fromSdkError(400, { code: -32602, message: 'Invalid _meta envelope' }, 'POST', 'tools/list', 1)
+    expect(envelope.error.data).toMatchObject({ code: 'mcp_header_mismatch', detail: 'Invalid _meta envelope' })
+    expect(fromSdkError(200, { code: -32602, message: 'Invalid params' }, 'POST', 'tools/list', 1).error.data?.code).toBeUndefined()
+  })
+
+  it('names the method a -32601 does not serve, and gives every error a detail and a resolution', () => {
+    expect(fromSdkError(404, { code: -32601, message: 'Method not found' }, 'POST', 'prompts/list', 'u').error.data).toMatchObject({
+      detail: 'This server does not serve the method "prompts/list".',
+      resolution: expect.stringContaining('tools/list'),
+    })
+    for (const code of [-32700, -32600, -32601, -32602, -32603]) {
+      const { data } = fromSdkError(400, { code, message: 'm' }, 'POST', null, null).error
+      expect([typeof data?.detail, typeof data?.resolution]).toEqual(['string', 'string'])
+    }
+  })
+
+  it('keeps the detail and resolution the server gave its own errors', () => {
+    const data = { uri: 'service://public/nope', code: 'agent_resource_not_found', detail: 'No public resource.', resolution: 'Call resources/list.' }
+    expect(fromSdkError(200, { code: -32602, message: 'Resource not found', data }, 'POST', 'resources/read', 9)).toEqual({
+      status: 200,
+      id: 9,
+      error: { code: -32602, message: 'Resource not found', data },
+    })
   })
 })

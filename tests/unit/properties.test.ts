@@ -1,7 +1,7 @@
 /**
- * Property-based tests (fast-check) of the pure pieces every request goes through: negotiation, the MCP
- * validation ladder, header decoding, client identity, the token bucket, the Node → Fetch adapter and
- * the MCP tools. Each property holds for every generated input, not just for examples.
+ * Property-based tests (fast-check) of the pieces every request goes through: negotiation, the MCP
+ * endpoint in-process (its checks, the SDK's ladder, the error mapping), client identity, the token
+ * bucket, the Node → Fetch adapter and the MCP tools. Each property holds for every generated input.
  */
 import { METHODS } from 'node:http'
 import type { IncomingMessage } from 'node:http'
@@ -15,13 +15,12 @@ import { parseConfig } from '../../lib/env.ts'
 import { toWebRequest } from '../../lib/http/node-adapter.ts'
 import { parseAccept, prefersMarkdown, qualityOf } from '../../lib/http/negotiate.ts'
 import { buildMcpCatalog } from '../../lib/mcp/catalog.ts'
-import { classifyMcpBody, readableId } from '../../lib/mcp/classify.ts'
-import { decodeMcpNameHeader } from '../../lib/mcp/header-values.ts'
+import { handleMcpRequest } from '../../lib/mcp/handler.ts'
 import { canonicalIpAddress, quotaBucketKey } from '../../lib/net/ip-address.ts'
 import { MemoryQuotaStore } from '../../lib/quota/memory-store.ts'
 import { quotaHeaderValues } from '../../lib/quota/token-bucket.ts'
 import { buildSite } from '../../lib/site.ts'
-import { MCP_ERROR_CODES_BY_STATUS } from '../support/contract-answers.ts'
+import { mcpAnswerProblems, type Answer } from '../support/contract-answers.ts'
 
 const RUNS = { numRuns: 500 }
 
@@ -120,65 +119,73 @@ const mirroredArb = fc.record(
   { requiredKeys: [] },
 )
 
-describe('the MCP validation ladder (lib/mcp/classify.ts)', () => {
-  it('is total over arbitrary JSON and headers; every rejection is a row of the decisions table', () => {
-    fc.assert(
-      fc.property(bodyArb, mirroredArb, (rawBody, headers) => {
+/**
+ * The MCP endpoint in-process (lib/mcp/handler.ts: contract checks, the SDK's own ladder, the mapping of
+ * its errors), each request from its own client address so that the quota never decides the answer.
+ */
+describe('the MCP endpoint (lib/mcp/handler.ts) over arbitrary bodies and mirrored headers', () => {
+  process.env.BASE_URL = 'https://agents.example.com'
+  let client = 0
+  const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+  async function post(body: unknown, mirrored: { protocolVersion?: string; method?: string; name?: string }, accept?: string): Promise<Answer> {
+    client++
+    const headers = new Headers({ host: '127.0.0.1:3000', 'content-type': 'application/json', 'x-forwarded-for': `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}` })
+    const named = { 'mcp-protocol-version': mirrored.protocolVersion, 'mcp-method': mirrored.method, 'mcp-name': mirrored.name, accept }
+    // What an HTTP client can send at all: field values without controls.
+    for (const [name, value] of Object.entries(named)) if (value !== undefined && FIELD_VALUE.test(value)) headers.set(name, value)
+    const response = await handleMcpRequest(new Request('http://127.0.0.1:3000/mcp', { method: 'POST', headers, body: JSON.stringify(body) ?? 'null' }))
+    return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() }
+  }
+  const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
+
+  it('answers with a status of the decisions table and a JSON-RPC body whose code fits it, id echoed or null, error.data.code where required', async () => {
+    await fc.assert(
+      fc.asyncProperty(bodyArb, mirroredArb, async (rawBody, mirrored) => {
         const body = JSON.parse(JSON.stringify(rawBody) ?? 'null')
-        const route = classifyMcpBody(body, headers)
-        expect(['initialize', 'legacy', 'modern', 'reject']).toContain(route.kind)
-        if (route.kind !== 'reject') return
-        const { status, id, error } = route.answer
-        expect(MCP_ERROR_CODES_BY_STATUS[status] ?? [], `${status} ${error.code}`).toContain(error.code)
-        expect(id === null || id === readableId(body)).toBe(true)
-        expect(typeof error.data?.detail).toBe('string')
-        expect(typeof error.data?.resolution).toBe('string')
-        if (error.code === -32020 || (error.code === -32602 && status === 400)) expect(error.data?.code).toBe('mcp_header_mismatch')
-        if (error.code === -32022) {
-          expect(error.data?.supported).toEqual([...MCP_SUPPORTED_PROTOCOL_VERSIONS])
-          expect(typeof error.data?.requested).toBe('string')
-        }
+        const answer = await post(body, mirrored)
+        expect(mcpAnswerProblems({ body }, answer), `${JSON.stringify(mirrored)} ${JSON.stringify(body)?.slice(0, 300)} → ${answer.status} ${answer.body.slice(0, 300)}`).toEqual([])
       }),
       { numRuns: 2_000 },
     )
-  })
+  }, 120_000)
 
-  it('routes a well-formed 2026-07-28 request with agreeing headers to the SDK, whatever its method and id', () => {
-    fc.assert(
-      fc.property(fc.stringMatching(/^[a-z]{1,10}(\/[a-z]{1,10})?$/), fc.oneof(fc.string({ maxLength: 10 }), fc.integer()), (method, id) => {
-        fc.pre(method !== 'initialize' && method !== 'subscriptions/listen' && !['tools/call', 'resources/read', 'prompts/get', 'tasks/get', 'tasks/update', 'tasks/cancel'].includes(method))
-        const body = { jsonrpc: '2.0', id, method, params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }
-        expect(classifyMcpBody(body, { protocolVersion: '2026-07-28', method })).toEqual({ kind: 'modern', id, method, notification: false })
+  it('serves a well-formed 2026-07-28 request with agreeing headers, whatever its method and id: a result or an in-band error, or 404 -32601', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(/^[a-z]{1,10}(\/[a-z]{1,10})?$/), fc.oneof(fc.string({ maxLength: 10 }), fc.integer()), async (method, id) => {
+        fc.pre(method !== 'initialize' && !['tools/call', 'resources/read', 'prompts/get', 'tasks/get', 'tasks/update', 'tasks/cancel'].includes(method))
+        const answer = await post({ jsonrpc: '2.0', id, method, params: { _meta: envelope } }, { protocolVersion: '2026-07-28', method })
+        const payload = JSON.parse(answer.body)
+        expect(payload.id).toBe(id)
+        if (answer.status === 404) expect(payload.error.code).toBe(-32601)
+        else expect([answer.status, payload.error?.code ?? 'result']).toSatisfy(([status, code]) => status === 200 && ['result', -32601, -32602].includes(code))
       }),
       RUNS,
     )
-  })
+  }, 60_000)
 
-  it('rejects a 2026-07-28 request whose Mcp-Method disagrees with the body: 400, -32020, id echoed', () => {
-    fc.assert(
-      fc.property(fc.stringMatching(/^[a-z/]{1,12}$/), fc.stringMatching(/^[a-z/]{1,12}$/), fc.integer(), (method, header, id) => {
+  it('refuses a 2026-07-28 request whose Mcp-Method disagrees with the body: 400, -32020, id echoed, mcp_header_mismatch', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(/^[a-z/]{1,12}$/), fc.stringMatching(/^[a-z/]{1,12}$/), fc.integer(), async (method, header, id) => {
         fc.pre(method !== header && method !== 'initialize')
-        const body = { jsonrpc: '2.0', id, method, params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }
-        const route = classifyMcpBody(body, { protocolVersion: '2026-07-28', method: header })
-        expect(route.kind).toBe('reject')
-        if (route.kind === 'reject') expect([route.answer.status, route.answer.id, route.answer.error.code, route.answer.error.data?.code]).toEqual([400, id, -32020, 'mcp_header_mismatch'])
+        const answer = await post({ jsonrpc: '2.0', id, method, params: { _meta: envelope } }, { protocolVersion: '2026-07-28', method: header })
+        const { id: echoed, error } = JSON.parse(answer.body)
+        expect([answer.status, echoed, error.code, error.data.code]).toEqual([400, id, -32020, 'mcp_header_mismatch'])
       }),
       RUNS,
     )
-  })
-})
+  }, 60_000)
 
-describe('Mcp-Name decoding (lib/mcp/header-values.ts)', () => {
-  it('never throws and round-trips every string through the Base64 sentinel', () => {
-    fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), headerText, (value, raw) => {
-        expect(decodeMcpNameHeader(`=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`)).toEqual({ ok: true, value })
-        const decoded = decodeMcpNameHeader(raw)
-        expect(typeof decoded.ok).toBe('boolean')
+  it('reads an Mcp-Name Base64 sentinel as the UTF-8 it encodes, whatever the string: never a mismatch', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 40 }), async (uri) => {
+        const name = `=?base64?${Buffer.from(uri, 'utf8').toString('base64')}?=`
+        const answer = await post({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri, _meta: envelope } }, { protocolVersion: '2026-07-28', method: 'resources/read', name })
+        expect(answer.status).toBe(200)
+        expect(JSON.parse(answer.body).error?.data?.code).toBe('agent_resource_not_found')
       }),
       RUNS,
     )
-  })
+  }, 60_000)
 })
 
 describe('client identity (lib/client-address.ts, lib/net/ip-address.ts)', () => {
