@@ -1,0 +1,73 @@
+/**
+ * Lighthouse (npm `lighthouse`) against a page of a running site, in Debian's Chromium: its own CLI,
+ * the report parsed. Tests assert category scores and audits by id.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { projectRoot } from './paths.ts'
+
+export type LighthouseCategory = 'accessibility' | 'best-practices' | 'seo' | 'agentic-browsing' | 'performance'
+
+export interface LighthouseAudit {
+  id: string
+  title: string
+  score: number | null
+  scoreDisplayMode: 'binary' | 'numeric' | 'informative' | 'notApplicable' | 'manual' | 'error' | 'metricSavings'
+  explanation?: string
+}
+
+export interface LighthouseReport {
+  runtimeError?: { code: string; message: string }
+  categories: Record<string, { score: number | null; auditRefs: Array<{ id: string }> }>
+  audits: Record<string, LighthouseAudit>
+}
+
+const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+export async function runLighthouse(url: string, categories: LighthouseCategory[]): Promise<LighthouseReport> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lighthouse-'))
+  const output = path.join(dir, 'report.json')
+  try {
+    const log = await new Promise<string>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        [
+          path.join(projectRoot, 'node_modules/lighthouse/cli/index.js'),
+          url,
+          '--quiet',
+          '--output=json',
+          `--output-path=${output}`,
+          `--only-categories=${categories.join(',')}`,
+          `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
+        ],
+        { env: { ...process.env, CHROME_PATH: '/usr/bin/chromium' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      )
+      let text = ''
+      child.stdout.on('data', (chunk) => (text += chunk))
+      child.stderr.on('data', (chunk) => (text += chunk))
+      const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
+      child.on('error', reject)
+      child.on('exit', () => (clearTimeout(timer), resolve(text)))
+    })
+    let report: LighthouseReport
+    try {
+      report = JSON.parse(readFileSync(output, 'utf8')) as LighthouseReport
+    } catch {
+      throw new Error(`lighthouse wrote no report for ${url}:\n${log}`)
+    }
+    if (report.runtimeError) throw new Error(`lighthouse could not audit ${url}: ${report.runtimeError.code} ${report.runtimeError.message}`)
+    return report
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The audits of a category that do not pass (score below 1), as `id: title`. */
+export function failingAudits(report: LighthouseReport, category: LighthouseCategory): string[] {
+  return (report.categories[category]?.auditRefs ?? [])
+    .map((ref) => report.audits[ref.id])
+    .filter((audit): audit is LighthouseAudit => audit !== undefined && audit.score !== null && audit.score < 1)
+    .map((audit) => `${audit.id}: ${audit.title}${audit.explanation ? ` (${audit.explanation})` : ''}`)
+}
