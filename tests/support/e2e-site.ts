@@ -4,7 +4,8 @@
  */
 import { SITE_BUILDS } from './site-build.ts'
 
-export const E2E_PORT = 43117
+/** E2E_PORT lets two checkouts on one machine run their suites at once. */
+export const E2E_PORT = Number(process.env.E2E_PORT || 43117)
 /** Where the browser connects. */
 export const E2E_ORIGIN = `http://127.0.0.1:${E2E_PORT}`
 /** The base URL the build publishes: canonical URLs, Link headers and documents use it. */
