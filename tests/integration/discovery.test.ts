@@ -183,8 +183,9 @@ describe('MCP discovery documents', () => {
 })
 
 describe('MCP_SERVER_NAME', () => {
-  it('names the server in the card, the manifest, server/discover and the legacy initialize alike', async () => {
-    const named = await startSite({ BASE_URL: 'http://127.0.0.1', MCP_SERVER_NAME: 'io.github.cadence/agents' })
+  it('names the server in the card, the manifest, server/discover and the legacy initialize alike', { timeout: 240_000 }, async () => {
+    // The preview build is made with MCP_SERVER_NAME=io.github.cadence/agents.
+    const named = await startSite({}, { build: 'preview' })
     try {
       const identity = { name: 'io.github.cadence/agents', title: 'Cadence', version: '2026-08-25' }
       expect(await readJson(await named.fetch('/.well-known/mcp/server-card.json'))).toMatchObject({ name: identity.name, title: identity.title, version: identity.version })

@@ -16,8 +16,14 @@ import { projectRoot } from './paths.ts'
 export const SITE_BUILDS = {
   /** The site most tests run against: a custom domain, and a product app URL that differs from the default. */
   test: { BASE_URL: 'https://agents.example.com', APP_URL: 'https://app.cadence.test' },
-  /** A Vercel preview deployment: its branch URL, kept out of search indexes. */
-  preview: { VERCEL: '1', VERCEL_ENV: 'preview', VERCEL_URL: 'cadence-abc123.vercel.app', VERCEL_BRANCH_URL: 'cadence-git-feature.vercel.app' },
+  /** A Vercel preview deployment: its branch URL, kept out of search indexes; a configured MCP server name. */
+  preview: {
+    VERCEL: '1',
+    VERCEL_ENV: 'preview',
+    VERCEL_URL: 'cadence-abc123.vercel.app',
+    VERCEL_BRANCH_URL: 'cadence-git-feature.vercel.app',
+    MCP_SERVER_NAME: 'io.github.cadence/agents',
+  },
   /** Vercel production, built by the Vercel CLI into .vercel/output (Build Output API v3), offline. */
   vercel: { VERCEL: '1', VERCEL_ENV: 'production', VERCEL_URL: 'cadence-abc123.vercel.app', VERCEL_PROJECT_PRODUCTION_URL: 'cadence.example' },
 } as const satisfies Record<string, Record<string, string>>
