@@ -18,9 +18,9 @@ import { checkContentOrExit } from '../lib/content/check.ts'
 import { loadSettingsOrExit } from '../lib/env-files.ts'
 import { isCorsPreflight, staticPreflightResponse } from '../lib/http/cors.ts'
 import { isFetchForbiddenMethod, serveWithWebHandler, writeWebResponse } from '../lib/http/node-adapter.ts'
-import { MCP_MAX_BODY_BYTES } from '../lib/mcp/protocol.ts'
 import { isAgentApiPath, matchDynamicRoute } from '../lib/server/direct-routes.ts'
-import { createSiteServer } from '../lib/server/server-options.ts'
+import { BodyBudget } from '../lib/http/body-budget.ts'
+import { BODY_BUDGET, createSiteServer } from '../lib/server/server-options.ts'
 import { answerStatic, METHOD_NOT_ALLOWED, StaticOutput } from '../lib/server/static-output.ts'
 import { getSite } from '../lib/site.ts'
 
@@ -43,6 +43,8 @@ const staticOutput = StaticOutput.load(distDir, site)
 const resolveClientAddress = createClientAddressResolver(config.trustProxy)
 markClientAddressResolvedByServer()
 
+const bodyBudget = new BodyBudget(BODY_BUDGET.limitBytes, BODY_BUDGET.freeBytesPerBody)
+
 const app = next({ dev: false, hostname: config.host, port: config.port })
 const handle = app.getRequestHandler()
 await app.prepare()
@@ -61,7 +63,8 @@ const server = createSiteServer((request, response) => {
   }
   const dynamic = matchDynamicRoute(pathname)
   if (dynamic) {
-    void serveWithWebHandler(dynamic, request, response, config.baseUrl, MCP_MAX_BODY_BYTES)
+    const body = dynamic.maxBodyBytes === null ? null : { limitBytes: dynamic.maxBodyBytes, budget: bodyBudget }
+    void serveWithWebHandler(dynamic.handler, request, response, config.baseUrl, body)
     return
   }
   const method = request.method ?? 'GET'

@@ -94,6 +94,9 @@ export function parseAccept(accept: string | null | undefined): MediaRange[] {
   if (!accept) return []
   const ranges: MediaRange[] = []
   const parts = splitOutsideQuotes(accept.slice(0, MAX_ACCEPT_LENGTH), ',')
+  // A cut header ends in a range that may have lost its parameters (`text/markdown;q=0` cut to
+  // `text/markdown` would reverse the client's preference): only complete ranges count.
+  if (accept.length > MAX_ACCEPT_LENGTH) parts.pop()
   for (const part of parts) {
     if (!part.trim()) continue
     const range = parseMediaRange(part, ranges.length)

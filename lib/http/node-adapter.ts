@@ -5,6 +5,7 @@
  * without details, never a crash or a hang.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { BodyBudget, ReleaseBody } from './body-budget.ts'
 
 export type WebHandler = (request: Request) => Promise<Response> | Response
 
@@ -72,6 +73,8 @@ export function readBodyUpTo(request: IncomingMessage, limitBytes: number): Prom
       done = true
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks))
     }
+    // The request may have ended (timed out, or the client left) while it waited for its turn.
+    if (request.destroyed || request.readableEnded) return finish()
     request.on('data', (chunk: Buffer) => {
       if (done) return
       if (size + chunk.length > limitBytes) {
@@ -86,23 +89,45 @@ export function readBodyUpTo(request: IncomingMessage, limitBytes: number): Prom
     request.on('end', finish)
     request.on('error', finish)
     request.on('aborted', finish)
+    request.on('close', finish)
   })
 }
 
-/** Runs a web handler for a Node request and writes its answer. */
+/** What a body needs from the budget: its declared length, else as much as the route reads. */
+function reservationFor(request: IncomingMessage, limitBytes: number): number {
+  if (request.method === 'GET' || request.method === 'HEAD') return 0
+  const declared = Number(request.headers['content-length'])
+  return Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, limitBytes + 1) : limitBytes + 1
+}
+
+/**
+ * Runs a web handler for a Node request and writes its answer. `body`: null when the route takes no
+ * body (it is drained unread), else its size limit and the budget its bytes count against until the
+ * answer is written.
+ */
 export async function serveWithWebHandler(
   handler: WebHandler,
   request: IncomingMessage,
   response: ServerResponse,
   origin: string,
-  bodyLimitBytes: number,
+  body: { limitBytes: number; budget: BodyBudget } | null,
 ): Promise<void> {
+  let release: ReleaseBody = () => {}
   try {
-    const body = await readBodyUpTo(request, bodyLimitBytes)
-    await writeWebResponse(await handler(toWebRequest(request, origin, body)), response)
+    if (!body) request.resume()
+    else {
+      // Until its turn, not even Node's stream buffer takes the body: the bytes wait on the client.
+      request.socket.pause()
+      release = await body.budget.reserve(reservationFor(request, body.limitBytes), (cancel) => request.once('close', cancel))
+      request.socket.resume()
+    }
+    const bytes = body ? await readBodyUpTo(request, body.limitBytes) : null
+    await writeWebResponse(await handler(toWebRequest(request, origin, bytes)), response)
   } catch (error) {
     console.error('[server] a direct route failed', error)
     if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })
     response.end('Internal server error.\n')
+  } finally {
+    release()
   }
 }

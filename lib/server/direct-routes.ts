@@ -8,15 +8,25 @@ import { handleAgentRestRequest } from '../agent/rest.ts'
 import { API_BASE_PATH, MCP_PATH } from '../contract/constants.ts'
 import type { WebHandler } from '../http/node-adapter.ts'
 import { handleMcpRequest } from '../mcp/handler.ts'
+import { MCP_MAX_BODY_BYTES } from '../mcp/protocol.ts'
+
+export interface DynamicRoute {
+  handler: WebHandler
+  /** The most body bytes the route reads, or null when it takes no body (it is drained unread). */
+  maxBodyBytes: number | null
+}
+
+const REST_ROUTE: DynamicRoute = { handler: handleAgentRestRequest, maxBodyBytes: null }
+const MCP_ROUTE: DynamicRoute = { handler: handleMcpRequest, maxBodyBytes: MCP_MAX_BODY_BYTES }
 
 /** The base path of the agent API or anything below it. */
 export function isAgentApiPath(pathname: string): boolean {
   return pathname === API_BASE_PATH || pathname.startsWith(`${API_BASE_PATH}/`)
 }
 
-/** The handler of a dynamic route, or null. */
-export function matchDynamicRoute(pathname: string): WebHandler | null {
-  if (isAgentApiPath(pathname)) return handleAgentRestRequest
-  if (pathname === MCP_PATH) return handleMcpRequest
+/** The dynamic route of a path, or null. The REST API is read-only: no body is ever read there. */
+export function matchDynamicRoute(pathname: string): DynamicRoute | null {
+  if (isAgentApiPath(pathname)) return REST_ROUTE
+  if (pathname === MCP_PATH) return MCP_ROUTE
   return null
 }

@@ -38,10 +38,24 @@ export const SERVER_OPTIONS: ServerOptions = {
   shouldUpgradeCallback: () => false,
 }
 
-/** `http.createServer` with the options and the idle timeout above. */
+/**
+ * Connections open at once; Node refuses more (it closes them at accept). With the header limit
+ * (Node's 16 KiB), the timeouts above and the body budget below, it bounds what clients can make the
+ * server hold.
+ */
+export const MAX_CONNECTIONS = 2048
+
+/**
+ * Request bodies read at once (lib/http/body-budget.ts): bodies up to 16 KiB (a valid MCP message)
+ * at once; larger ones 16 MiB together, in arrival order, the rest waiting unread for their turn.
+ */
+export const BODY_BUDGET = { limitBytes: 4 * 1024 * 1024, freeBytesPerBody: 16 * 1024 } as const
+
+/** `http.createServer` with the options, the idle timeout and the connection cap above. */
 export function createSiteServer(listener: RequestListener): Server {
   const server = createServer(SERVER_OPTIONS, listener)
   server.timeout = IDLE_SOCKET_TIMEOUT_MS
+  server.maxConnections = MAX_CONNECTIONS
   return server
 }
 

@@ -56,6 +56,15 @@ export function formatReport(result: SoakResult): string {
   for (const g of result.greedy) {
     lines.push(`Greedy client ${g.address}: ${n(g.admitted)} admitted (expected ${g.bounds[0]}…${g.bounds[1]}: 150 + 2/s), ${n(g.refused)} refused with the exact 429`)
   }
+  if (result.uploadFlood) {
+    const flood = result.uploadFlood
+    const endings = Object.entries(flood.endings).map(([ending, count]) => `${ending}×${n(count)}`).join('  ')
+    const health = flood.healthChecks.map((check) => check.ms)
+    lines.push(
+      `Upload flood: ${n(flood.uploaders)} clients each sending a 2 MB POST /mcp at ${n(flood.bytesPerSecond)} B/s; ended ${endings}, the last after ${(flood.longestMs / 1000).toFixed(1)} s; ` +
+        `server RSS peak ${flood.peakRssMb.toFixed(0)} MB; health checks meanwhile: ${flood.healthChecks.filter((check) => check.status === 200).length}/${flood.healthChecks.length} answered 200, slowest ${Math.round(Math.max(0, ...health))} ms`,
+    )
+  }
   lines.push('Quota after the soak (fresh clients, one request after another until refused):')
   for (const q of result.quota) {
     const exact = q.refills[0] === q.refills[1] ? `${q.refills[0]}` : `${q.refills[0]}…${q.refills[1]}`

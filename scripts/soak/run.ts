@@ -8,6 +8,7 @@ import { positiveNumber } from '../knobs.ts'
 import { processCpuMs, processRssMb } from '../proc-stats.ts'
 import { freePort, startSite, type RunningSite } from '../../tests/support/site-server.ts'
 import {
+  CUT_OFF_SLACK_MS,
   cutOffWindow,
   greedyCase,
   hostileCase,
@@ -24,7 +25,11 @@ import {
 } from './cases.ts'
 import { clientPool, ipv4Client, seededRandom, type Random } from './clients.ts'
 import { burstUntilRefused, type BurstResult } from './quota-check.ts'
+import { runUploadFlood, uploadFloodProblems, type UploadFloodResult } from './upload-flood.ts'
 import { createAgent, rawExchange, sendHttp, type Outcome } from './wire.ts'
+
+/** Server RSS the upload flood must stay under. */
+export const UPLOAD_FLOOD_RSS_BOUND_MB = 300
 
 export interface SoakOptions {
   /** Length of the traffic phase. */
@@ -41,6 +46,10 @@ export interface SoakOptions {
   hostileShare: number
   /** Longest idle time for memory to come back near its starting level. */
   settleSeconds: number
+  /** Clients of the upload flood that closes the run, each a slow 2 MB POST /mcp. */
+  uploaders: number
+  /** Bytes per second each of them sends. */
+  uploadBytesPerSecond: number
   seed: number
   log: (line: string) => void
 }
@@ -53,6 +62,8 @@ export const DEFAULT_SOAK_OPTIONS: SoakOptions = {
   clients: 4_096,
   hostileShare: 0.25,
   settleSeconds: 30,
+  uploaders: 1_000,
+  uploadBytesPerSecond: 64 * 1024,
   seed: 20260825,
   log: (line) => console.log(line),
 }
@@ -68,6 +79,8 @@ export function soakOptionsFromEnv(env: Record<string, string | undefined>): Soa
     concurrency: positiveNumber(env, 'SOAK_CONCURRENCY', d.concurrency, whole),
     clients: positiveNumber(env, 'SOAK_CLIENTS', d.clients, whole),
     settleSeconds: positiveNumber(env, 'SOAK_SETTLE_SECONDS', d.settleSeconds),
+    uploaders: positiveNumber(env, 'SOAK_UPLOADERS', d.uploaders, whole),
+    uploadBytesPerSecond: positiveNumber(env, 'SOAK_UPLOAD_RATE', d.uploadBytesPerSecond, whole),
     seed: positiveNumber(env, 'SOAK_SEED', d.seed, whole),
   }
 }
@@ -103,6 +116,8 @@ export interface SoakResult {
   /** CPU seconds used during the traffic phase by the server and by the soak's own process. */
   cpu: { serverSeconds: number; soakSeconds: number }
   quota: BurstResult[]
+  /** The closing upload flood (null when the run stopped before it). */
+  uploadFlood: UploadFloodResult | null
   greedy: Array<{ address: string; admitted: number; refused: number; bounds: [number, number] }>
   clients: { total: number; ipv6: number }
   violations: Violation[]
@@ -267,6 +282,7 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
   const memory: MemoryReport = { coldMb: processRssMb(pid), beforeMb: 0, peakMb: 0, afterMb: 0, allowedGrowthMb: 0, settleTimelineMb: [], settledAfterMs: 0 }
   const cpu = { serverSeconds: 0, soakSeconds: 0 }
   let quota: BurstResult[] = []
+  let uploadFlood: UploadFloodResult | null = null
   try {
     log(`soak: site on ${baseUrl} (pid ${pid}), TRUST_PROXY=127.0.0.1, ${options.clients} simulated clients; warming up`)
     const warm = warmUpCases(ctx)
@@ -378,6 +394,12 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
     ]
     for (const burst of quota) for (const p of burst.problems) recorder.violation({ kind: 'quota', category: 'run', label: burst.label, detail: p })
 
+    log(`soak: upload flood, ${options.uploaders} clients each sending a 2 MB POST /mcp at ${options.uploadBytesPerSecond} B/s`)
+    uploadFlood = await runUploadFlood(port, pid, { uploaders: options.uploaders, bytesPerSecond: options.uploadBytesPerSecond })
+    for (const problem of uploadFloodProblems(uploadFlood, UPLOAD_FLOOD_RSS_BOUND_MB, CUT_OFF_SLACK_MS)) {
+      recorder.violation({ kind: problem.kind, category: 'run', label: 'upload flood', detail: problem.detail })
+    }
+
     if (site.process.exitCode !== null || site.process.signalCode !== null) {
       recorder.violation({ kind: 'crash', category: 'run', label: 'server', detail: `the server exited (${site.process.exitCode ?? site.process.signalCode}): ${site.output().slice(-600)}` })
     }
@@ -389,7 +411,18 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
     await site.stop()
   }
   return {
-    options: { seconds: options.seconds, maxRequests: options.maxRequests, rate: options.rate, concurrency: options.concurrency, clients: options.clients, hostileShare: options.hostileShare, settleSeconds: options.settleSeconds, seed: options.seed },
+    options: {
+      seconds: options.seconds,
+      maxRequests: options.maxRequests,
+      rate: options.rate,
+      concurrency: options.concurrency,
+      clients: options.clients,
+      hostileShare: options.hostileShare,
+      settleSeconds: options.settleSeconds,
+      uploaders: options.uploaders,
+      uploadBytesPerSecond: options.uploadBytesPerSecond,
+      seed: options.seed,
+    },
     durationMs: performance.now() - started,
     trafficMs,
     requests: recorder.requests,
@@ -399,6 +432,7 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
     memory,
     cpu,
     quota,
+    uploadFlood,
     greedy,
     clients: { total: pool.addresses.length, ipv6: pool.ipv6 },
     violations: recorder.violations,

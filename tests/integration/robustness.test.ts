@@ -148,3 +148,26 @@ describe('too-slow clients are cut off within their bound', () => {
     expect(reader.elapsedMs).toBeLessThanOrEqual(2 * IDLE_SOCKET_TIMEOUT_MS + 1_500)
   }, 60_000)
 })
+
+describe('request bodies are read only where a route takes one', () => {
+  // Headers announcing 2 MB, then only 100 bytes: a server waiting for the body would answer only
+  // when the request timeout cuts the sender off, 30 s later.
+  const partialUpload = (target: string) =>
+    `POST ${target} HTTP/1.1\r\n${host()}Content-Type: application/json\r\nContent-Length: 2097152\r\nConnection: close\r\n\r\n${' '.repeat(100)}`
+
+  it.each(['/api/agent/v1/health', '/pricing', '/openapi.json'])('%s answers at once, without reading the announced body', async (target) => {
+    const started = performance.now()
+    const outcome = await send(partialUpload(target))
+    expect(outcome.answers[0]?.status).toBe(405)
+    expect(outcome.answers[0]?.headers.allow).toBe('GET, HEAD')
+    expect(performance.now() - started).toBeLessThan(5_000)
+  })
+
+  it('/mcp waits for the body it reads, until the server gives up on the stalled sender', async () => {
+    const started = performance.now()
+    const outcome = await rawExchange(site.port, { payload: partialUpload('/mcp'), expectAnswers: 1 }, 40_000)
+    expect(performance.now() - started).toBeGreaterThan(IDLE_SOCKET_TIMEOUT_MS - 1_000)
+    expect(outcome.answers.map((a) => a.status)).not.toContain(200)
+    expect(outcome.answers.every((a) => a.status === 408)).toBe(true)
+  }, 45_000)
+})

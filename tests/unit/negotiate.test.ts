@@ -152,3 +152,22 @@ describe('prefersMarkdown', () => {
     expect(prefersMarkdown(accept)).toBe(expected)
   })
 })
+
+describe('an Accept header longer than the parser reads', () => {
+  // Ranges of filler, then a refusal of Markdown whose `;q=0` falls just past the 8,192 characters read.
+  const filler = Array.from({ length: 1200 }, (_, i) => `x/y${i}`).join(', ')
+  const refusing = (cut: number) => `${filler.slice(0, cut)}, text/markdown;q=0`
+
+  it('never turns a cut `text/markdown;q=0` into a preference for Markdown', () => {
+    const header = refusing(8192 - ', text/markdown'.length)
+    expect(header.indexOf(';q=0')).toBe(8192)
+    expect(prefersMarkdown(header)).toBe(false)
+    expect(parseAccept(header).some((range) => range.subtype === 'markdown')).toBe(false)
+  })
+
+  it('still reads every complete range before the cut', () => {
+    const header = `text/markdown, ${filler}`
+    expect(header.length).toBeGreaterThan(8192)
+    expect(prefersMarkdown(header)).toBe(true)
+  })
+})
