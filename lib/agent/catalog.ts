@@ -19,6 +19,7 @@ import {
   VERSIONING_POLICY,
   type PublicResourceId,
 } from '../contract/constants.ts'
+import type { AgentOperationId } from '../contract/operations.ts'
 import {
   AgentCapabilitiesSchema,
   AgentHealthSchema,
@@ -157,6 +158,22 @@ export function buildAgentCatalog(site: Site): AgentCatalog {
 /** The catalog of this deployment, built on first use. */
 export const getAgentCatalog = perSite(buildAgentCatalog)
 
-export function isPublicResourceId(value: string): value is PublicResourceId {
-  return (PUBLIC_RESOURCE_IDS as readonly string[]).includes(value)
+/** One answer of an operation: the arguments (REST path parameters, MCP tool arguments) and the body. */
+export interface OperationAnswer {
+  args: Readonly<Record<string, string>>
+  body: unknown
+}
+
+/**
+ * Every answer of every operation of the contract: the one map the REST router and the MCP tools
+ * serve from. Keyed by operationId, so an operation added to AGENT_OPERATIONS without its answers
+ * here fails to compile.
+ */
+export function operationAnswers(catalog: AgentCatalog): Record<AgentOperationId, readonly OperationAnswer[]> {
+  return {
+    getAgentHealth: [{ args: {}, body: catalog.health }],
+    getPublicCapabilities: [{ args: {}, body: catalog.capabilities }],
+    listPublicResources: [{ args: {}, body: catalog.resourceList }],
+    getPublicResource: PUBLIC_RESOURCE_IDS.map((resourceId) => ({ args: { resourceId }, body: catalog.resources[resourceId] })),
+  }
 }

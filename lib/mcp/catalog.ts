@@ -7,19 +7,12 @@ import type { CallToolResult, ListResourcesResult, ListToolsResult, ReadResource
 import { z } from 'zod'
 import { PRODUCT_NAME, PUBLIC_RESOURCE_IDS, RESOURCE_MIME_TYPE } from '../contract/constants.ts'
 import { AGENT_OPERATIONS, type AgentOperation } from '../contract/operations.ts'
-import { buildAgentCatalog, getAgentCatalog, resourceUri, type AgentCatalog } from '../agent/catalog.ts'
+import { buildAgentCatalog, getAgentCatalog, operationAnswers, resourceUri, type AgentCatalog, type OperationAnswer } from '../agent/catalog.ts'
 import { perSite, type Site } from '../site.ts'
 import { buildMcpServerIdentity } from './identity.ts'
 import type { JsonObject } from './protocol.ts'
 
 export type McpCatalog = ReturnType<typeof buildMcpCatalog>
-
-/** Every valid argument set of an operation's tool, with the REST body it answers. */
-function answers(catalog: AgentCatalog, operation: AgentOperation): [Record<string, string>, unknown][] {
-  if (operation.operationId === 'getPublicResource') return PUBLIC_RESOURCE_IDS.map((resourceId) => [{ resourceId }, catalog.resources[resourceId]])
-  const bodies: Record<string, unknown> = { getAgentHealth: catalog.health, getPublicCapabilities: catalog.capabilities, listPublicResources: catalog.resourceList }
-  return [[{}, bodies[operation.operationId]]]
-}
 
 function toJsonSchema(schema: z.ZodType): JsonObject {
   return z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'throw' }) as JsonObject
@@ -55,7 +48,7 @@ function describeInvalidArguments(name: string, serviceName: string, args: unkno
  * `outputSchema`: the advertised output schema, for the SDK's era-aware result projection. `call`: the
  * REST body as structured content, or an `isError` result for bad arguments.
  */
-function buildTool(site: Site, catalog: AgentCatalog, operation: AgentOperation, name: string) {
+function buildTool(site: Site, answers: readonly OperationAnswer[], operation: AgentOperation, name: string) {
   const mcpTool = operation.mcpTool as NonNullable<AgentOperation['mcpTool']>
   const outputSchema = toJsonSchema(operation.response)
   const definition: Tool = {
@@ -68,7 +61,7 @@ function buildTool(site: Site, catalog: AgentCatalog, operation: AgentOperation,
   }
   // One result per valid argument set, built once and shared by every call.
   const results = new Map(
-    answers(catalog, operation).map(([args, body]): [string, CallToolResult] => [
+    answers.map(({ args, body }): [string, CallToolResult] => [
       JSON.stringify(args),
       { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as JsonObject },
     ]),
@@ -85,12 +78,13 @@ function buildTool(site: Site, catalog: AgentCatalog, operation: AgentOperation,
 export function buildMcpCatalog(site: Site, catalog: AgentCatalog = buildAgentCatalog(site)) {
   const { serviceName } = site.config
   const tools = new Map<string, ReturnType<typeof buildTool>>()
-  const calls: { name: string; arguments: Record<string, string> }[] = []
+  const calls: { name: string; arguments: Readonly<Record<string, string>> }[] = []
+  const answers = operationAnswers(catalog)
   for (const operation of AGENT_OPERATIONS) {
     if (!operation.mcpTool) continue
     const name = `${serviceName}.${operation.mcpTool.name}`
-    tools.set(name, buildTool(site, catalog, operation, name))
-    for (const [args] of answers(catalog, operation)) calls.push({ name, arguments: args })
+    tools.set(name, buildTool(site, answers[operation.operationId], operation, name))
+    for (const { args } of answers[operation.operationId]) calls.push({ name, arguments: args })
   }
 
   const reads = new Map<string, ReadResourceResult>()
