@@ -4,7 +4,7 @@
  * its path names; MCP by the decisions.md table (status ↔ JSON-RPC code ↔ `error.data.code`, id).
  */
 import { z } from 'zod'
-import { API_BASE_PATH, CONTRACT_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS, PUBLIC_RESOURCE_IDS } from '../../lib/contract/constants.ts'
+import { CONTRACT_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../../lib/contract/constants.ts'
 import {
   AgentCapabilitiesSchema,
   AgentHealthSchema,
@@ -74,12 +74,20 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 // ---------------------------------------------------------------------------------------------
 // REST
 
-const REST_BODIES: Record<string, z.ZodType> = {
-  [`${API_BASE_PATH}/health`]: AgentHealthSchema,
-  [`${API_BASE_PATH}/capabilities`]: AgentCapabilitiesSchema,
-  [`${API_BASE_PATH}/resources`]: AgentResourceListSchema,
+/**
+ * The contract's REST operations (section 4.1), written out as the contract states them: every path
+ * that answers 200, with the schema of its body. Nothing here is derived from the code under test.
+ */
+const CONTRACT_OPERATIONS: Readonly<Record<string, z.ZodType>> = {
+  '/api/agent/v1/health': AgentHealthSchema,
+  '/api/agent/v1/capabilities': AgentCapabilitiesSchema,
+  '/api/agent/v1/resources': AgentResourceListSchema,
+  '/api/agent/v1/resources/product-overview': AgentResourceSchema,
+  '/api/agent/v1/resources/developer-resources': AgentResourceSchema,
+  '/api/agent/v1/resources/agent-boundaries': AgentResourceSchema,
 }
-const RESOURCE_PREFIX = `${API_BASE_PATH}/resources/`
+/** `GET /api/agent/v1/resources/{resourceId}`: one path segment; an id the catalog does not list is 404 agent_resource_not_found. */
+const RESOURCE_ID_PATH = /^\/api\/agent\/v1\/resources\/([^/]+)$/
 
 export type RestRoute =
   | { kind: 'preflight' }
@@ -96,27 +104,24 @@ function safeDecode(segment: string): string | null {
 
 /**
  * What the contract answers a request under /api/agent/v1 when it is admitted: the path is
- * normalised as a URL (dot segments, `%2e`, `\`), the fixed paths and `resources/{id}` (one segment,
- * percent-decoded) are operations; another path is `agent_endpoint_not_found` whatever the method;
- * a method other than GET/HEAD on an operation is 405; an unknown id is `agent_resource_not_found`.
+ * normalised as a URL (dot segments, `%2e`, `\`); a path of CONTRACT_OPERATIONS (a resource id may
+ * be percent-encoded) is that operation, 405 for a method other than GET/HEAD; another
+ * `resources/{id}` path is `agent_resource_not_found` (405 for other methods); any other path is
+ * `agent_endpoint_not_found` whatever the method.
  */
 export function restRoute(rawTarget: string, method: string, headers: Record<string, string | undefined> = {}): RestRoute {
   if (method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) return { kind: 'preflight' }
   const pathname = new URL(rawTarget, 'http://127.0.0.1').pathname
   const read = method === 'GET' || method === 'HEAD'
-  const fixed = REST_BODIES[pathname]
-  if (fixed) return read ? { kind: 'operation', pathname, schema: fixed } : { kind: 'problem', code: 'method_not_allowed', pathname }
-  if (pathname.startsWith(RESOURCE_PREFIX)) {
-    const segment = pathname.slice(RESOURCE_PREFIX.length)
-    if (segment && !segment.includes('/')) {
-      if (!read) return { kind: 'problem', code: 'method_not_allowed', pathname }
-      const id = safeDecode(segment)
-      if (id !== null && (PUBLIC_RESOURCE_IDS as readonly string[]).includes(id)) {
-        return { kind: 'operation', pathname, schema: AgentResourceSchema, resourceId: id }
-      }
-      return { kind: 'problem', code: 'agent_resource_not_found', pathname }
-    }
+  const resource = RESOURCE_ID_PATH.exec(pathname)
+  const id = resource ? safeDecode(resource[1] as string) : null
+  const operationPath = id === null ? pathname : `/api/agent/v1/resources/${id}`
+  const schema = CONTRACT_OPERATIONS[operationPath]
+  if (schema) {
+    if (!read) return { kind: 'problem', code: 'method_not_allowed', pathname }
+    return { kind: 'operation', pathname, schema, ...(resource ? { resourceId: id as string } : {}) }
   }
+  if (resource) return read ? { kind: 'problem', code: 'agent_resource_not_found', pathname } : { kind: 'problem', code: 'method_not_allowed', pathname }
   return { kind: 'problem', code: 'agent_endpoint_not_found', pathname }
 }
 
