@@ -53,7 +53,8 @@ export function sitemapUrls(site: Site): string[] {
   return [urls.home, urls.pricing, urls.contact, urls.login, urls.developers, urls.llms, urls.openapi]
 }
 
-const escapeXml = (value: string) =>
+/** XML's five special characters as entities: a sitemap location must be XML-escaped (sitemaps.org). */
+export const escapeXml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[char] ?? char)
 
 export function buildSitemapXml(site: Site): string {

@@ -153,12 +153,10 @@ describe('POST /mcp spends the same bucket', () => {
 
   it('an empty bucket refuses POST /mcp with HTTP 429, JSON-RPC -31429 and the same headers', async () => {
     const c = client()
-    const { all } = await burstUntilThrottled([get(memorySite, c)], { count: 151, base: BASE, path: HEALTH })
-    const first = all[0] as TimedResponse
-    const last = all.at(-1) as TimedResponse
-    const answer = await timed(mcp(memorySite, c))
-    const refillsBetween = refillBounds(first, answer).max - refillBounds(first, last).min
-    if (refillsBetween > 0 && answer.response.status === 200) return // a token came back in between
+    await burstUntilThrottled([get(memorySite, c)], { count: 151, base: BASE, path: HEALTH })
+    // A token may come back (2 per second) between the burst and the POST: the next POSTs then spend it.
+    let answer = await timed(mcp(memorySite, c))
+    for (let attempt = 0; attempt < 4 && answer.response.status === 200; attempt++) answer = await timed(mcp(memorySite, c))
     expect(answer.response.status).toBe(429)
     expect(answer.response.headers['retry-after']).toBe('1')
     expect(answer.response.headers.ratelimit).toBe('"public-agent-rest";r=0;t=1')

@@ -6,7 +6,7 @@ import { contractRegistry } from '../../lib/contract/schemas.ts'
 import { loadContent } from '../../lib/content/load.ts'
 import { buildServerCard } from '../../lib/discovery/mcp-documents.ts'
 import { buildComponentSchemas, buildOpenApiDocument } from '../../lib/discovery/openapi.ts'
-import { buildRobotsTxt, buildSitemapXml } from '../../lib/discovery/text-documents.ts'
+import { buildRobotsTxt, buildSitemapXml, escapeXml } from '../../lib/discovery/text-documents.ts'
 import { parseConfig } from '../../lib/env.ts'
 import { buildMcpServerIdentity } from '../../lib/mcp/identity.ts'
 import { buildSite } from '../../lib/site.ts'
@@ -50,8 +50,12 @@ describe('robots.txt and sitemap', () => {
     expect(buildRobotsTxt(siteFor({ VERCEL_ENV: 'preview', VERCEL_URL: 'p.vercel.app' }))).toBe('# Preview deployment: not for indexing.\nUser-agent: *\nDisallow: /\n')
   })
 
-  it('escapes XML in sitemap locations', () => {
+  it('lists absolute locations under the base URL', () => {
     expect(buildSitemapXml(siteFor({ BASE_URL: 'http://127.0.0.1:3000' }))).toContain('<loc>http://127.0.0.1:3000/pricing</loc>')
+  })
+
+  it('escapes the XML special characters a location could hold', () => {
+    expect(escapeXml(`https://a.example/?q=1&r='2'<"3">`)).toBe('https://a.example/?q=1&amp;r=&apos;2&apos;&lt;&quot;3&quot;&gt;')
   })
 })
 
