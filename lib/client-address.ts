@@ -91,7 +91,8 @@ export type ClientAddressSource = 'server' | 'vercel' | 'unverified'
 
 /**
  * The client address text of a request, as the deployment delivers it. `unverified` (plain `next start`
- * or `next dev`): the headers are whatever the client sent, so prefer the hop Next itself appended.
+ * or `next dev`): Next sets X-Forwarded-For from the socket only when the client sent none, so these
+ * headers are the client's to choose; the last hop is taken, and a warning at start says so.
  */
 export function readClientAddress(request: Request, source: ClientAddressSource): string | null {
   const realIp = request.headers.get(CLIENT_ADDRESS_HEADER)
