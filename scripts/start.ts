@@ -20,6 +20,7 @@ import { isCorsPreflight, staticPreflightResponse } from '../lib/http/cors.ts'
 import { isFetchForbiddenMethod, serveWithWebHandler, writeWebResponse } from '../lib/http/node-adapter.ts'
 import { isAgentApiPath, matchDynamicRoute } from '../lib/server/direct-routes.ts'
 import { BodyBudget } from '../lib/http/body-budget.ts'
+import { compressAnswersHere } from '../lib/http/compression.ts'
 import { BODY_BUDGET, createSiteServer } from '../lib/server/server-options.ts'
 import { answerStatic, METHOD_NOT_ALLOWED, StaticOutput } from '../lib/server/static-output.ts'
 import { getSite } from '../lib/site.ts'
@@ -44,6 +45,8 @@ const resolveClientAddress = createClientAddressResolver(config.trustProxy)
 markClientAddressResolvedByServer()
 
 const bodyBudget = new BodyBudget(BODY_BUDGET.limitBytes, BODY_BUDGET.freeBytesPerBody)
+// The agent API's answers are written here, not by Next: they go compressed (lib/http/compression.ts).
+compressAnswersHere()
 
 const app = next({ dev: false, hostname: config.host, port: config.port })
 const handle = app.getRequestHandler()

@@ -1,21 +1,25 @@
 /**
  * Builds web-standard responses from precomputed bodies and header lists. HEAD gets the GET headers
- * (with the GET body's Content-Length) and no body.
+ * (with the GET body's Content-Length) and no body; a body of 1 KiB or more goes compressed to a
+ * client that accepts it, from encodings made once with the body (lib/http/compression.ts).
  */
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import type { ProblemDetails } from '../contract/schemas.ts'
+import { areAnswersCompressedHere, chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from './compression.ts'
 import { API_HEADERS, CONTENT_TYPES, type HeaderList } from './headers.ts'
 
 const encoder = new TextEncoder()
 
-/** A body serialized once, with its byte length. */
+/** A body serialized once, with its byte length and, when worth it, its compressed forms. */
 export interface PreparedBody {
   text: string
   bytes: Uint8Array
+  encoded: EncodedBodies | null
 }
 
 export function prepareBody(text: string): PreparedBody {
-  return { text, bytes: encoder.encode(text) }
+  const bytes = encoder.encode(text)
+  return { text, bytes, encoded: encodeBody(bytes) }
 }
 
 export function prepareJson(value: unknown): PreparedBody {
@@ -25,17 +29,26 @@ export function prepareJson(value: unknown): PreparedBody {
 export function respond(
   request: Request,
   status: number,
-  body: Pick<PreparedBody, 'bytes'> | null,
+  body: Pick<PreparedBody, 'bytes'> & Partial<Pick<PreparedBody, 'encoded'>> | null,
   contentType: string | null,
   ...headerLists: HeaderList[]
 ): Response {
   const headers = new Headers()
   for (const list of headerLists) for (const [name, value] of list) headers.append(name, value)
+  let bytes = body?.bytes ?? null
   if (body) {
     if (contentType) headers.set('Content-Type', contentType)
-    headers.set('Content-Length', String(body.bytes.byteLength))
+    if (body.encoded && areAnswersCompressedHere()) {
+      headers.set('Vary', varyOnEncoding(headers.get('vary')))
+      const encoding = chooseEncoding(request.headers.get('accept-encoding'))
+      if (encoding) {
+        bytes = body.encoded[encoding]
+        headers.set('Content-Encoding', encoding)
+      }
+    }
+    headers.set('Content-Length', String((bytes as Uint8Array).byteLength))
   }
-  const sendBody = body && request.method !== 'HEAD' ? body.bytes : null
+  const sendBody = bytes && request.method !== 'HEAD' ? bytes : null
   return new Response(sendBody as BodyInit | null, { status, headers })
 }
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib'
+import { chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from '../http/compression.ts'
 import { ifNoneMatchMatches } from '../http/conditional.ts'
 import { CACHE_CONTROL, CONTENT_TYPES, READ_METHODS, type HeaderList } from '../http/headers.ts'
 import { weakEtag } from '../http/static-response.ts'
@@ -15,17 +15,13 @@ import { pageHeaders } from '../pages/page-headers.ts'
 import { NOT_FOUND_TWIN, pageAtPath, SITE_PAGES, twinRoutePath } from '../pages/site-pages.ts'
 import type { Site } from '../site.ts'
 
-/** Bodies smaller than this go uncompressed: the saving would not pay for the work. */
-const MIN_COMPRESSIBLE_BYTES = 1024
-
 export interface StaticEntry {
   status: number
   /** Every header but Content-Length and Content-Encoding, with `Vary: Accept-Encoding` when compressed. */
   headers: HeaderList
   etag: string | null
   identity: Buffer
-  gzip: Buffer | null
-  br: Buffer | null
+  encoded: EncodedBodies | null
 }
 
 interface PrerenderManifest {
@@ -73,19 +69,13 @@ function readEntry(appDir: string, route: string, site: Site): StaticEntry | nul
 
 function compressed(status: number, headers: Array<[string, string]>, identity: Buffer): StaticEntry {
   const etag = headers.find(([name]) => name.toLowerCase() === 'etag')?.[1] ?? null
-  if (identity.byteLength < MIN_COMPRESSIBLE_BYTES) return { status, headers, etag, identity, gzip: null, br: null }
+  const encoded = encodeBody(identity)
+  if (!encoded) return { status, headers, etag, identity, encoded }
   const vary = headers.find(([name]) => name.toLowerCase() === 'vary')
   const withVary: Array<[string, string]> = vary
-    ? headers.map(([name, value]) => (name === vary[0] ? [name, `${value}, Accept-Encoding`] : [name, value]))
-    : [...headers, ['Vary', 'Accept-Encoding']]
-  return {
-    status,
-    headers: withVary,
-    etag,
-    identity,
-    gzip: gzipSync(identity, { level: 9 }),
-    br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.byteLength } }),
-  }
+    ? headers.map(([name, value]) => (name === vary[0] ? [name, varyOnEncoding(value)] : [name, value]))
+    : [...headers, ['Vary', varyOnEncoding(null)]]
+  return { status, headers: withVary, etag, identity, encoded }
 }
 
 export class StaticOutput {
@@ -133,23 +123,7 @@ export class StaticOutput {
 export interface StaticAnswer {
   status: number
   headers: HeaderList
-  body: Buffer | null
-}
-
-/** br, then gzip, when the client accepts it (RFC 9110 §12.5.3); identity otherwise. */
-export function chooseEncoding(acceptEncoding: string | null | undefined, entry: StaticEntry): 'br' | 'gzip' | null {
-  if (!acceptEncoding || !entry.gzip) return null
-  const accepted = new Map<string, number>()
-  for (const part of acceptEncoding.toLowerCase().split(',')) {
-    const [coding = '', ...params] = part.split(';').map((item) => item.trim())
-    const q = params.find((param) => param.startsWith('q='))
-    const quality = q ? Number(q.slice(2)) : 1
-    if (coding) accepted.set(coding, Number.isFinite(quality) ? quality : 0)
-  }
-  const quality = (coding: string) => accepted.get(coding) ?? accepted.get('*') ?? 0
-  if (entry.br && quality('br') > 0) return 'br'
-  if (quality('gzip') > 0) return 'gzip'
-  return null
+  body: Uint8Array | null
 }
 
 /** The answer to a GET or HEAD for an entry: 304 when If-None-Match names it, else the (encoded) body. */
@@ -157,8 +131,8 @@ export function answerStatic(entry: StaticEntry, method: string, ifNoneMatch: st
   if (entry.etag && entry.status === 200 && ifNoneMatchMatches(ifNoneMatch, entry.etag)) {
     return { status: 304, headers: entry.headers.filter(([name]) => name.toLowerCase() !== 'content-type'), body: null }
   }
-  const encoding = chooseEncoding(acceptEncoding, entry)
-  const body = encoding === 'br' ? (entry.br as Buffer) : encoding === 'gzip' ? (entry.gzip as Buffer) : entry.identity
+  const encoding = entry.encoded ? chooseEncoding(acceptEncoding) : null
+  const body = encoding && entry.encoded ? entry.encoded[encoding] : entry.identity
   const headers: HeaderList = [
     ...entry.headers,
     ...(encoding ? ([['Content-Encoding', encoding]] as const) : []),

@@ -322,3 +322,20 @@ describe('while public_agent_access is disabled', () => {
     })
   }
 })
+
+describe('compression (npm start)', () => {
+  it.each([
+    ['/api/agent/v1/capabilities', 'br'],
+    ['/api/agent/v1/resources/product-overview', 'gzip'],
+    ['/openapi.json', 'br'],
+    ['/pricing', 'gzip'],
+  ])('%s goes %s-encoded to a client that accepts it, from bytes encoded once, and as is to one that does not', async (path, encoding) => {
+    const plain = await site.fetch(path, { headers: { 'accept-encoding': 'identity' } })
+    const packed = await site.fetch(path, { headers: { 'accept-encoding': encoding } })
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    expect(packed.headers.get('content-encoding')).toBe(encoding)
+    expect(packed.headers.get('vary')?.split(',').map((token) => token.trim())).toContain('Accept-Encoding')
+    expect(Number(packed.headers.get('content-length'))).toBeLessThan(Number(plain.headers.get('content-length')) / 2)
+    expect(await packed.text()).toBe(await plain.text())
+  })
+})
