@@ -4,7 +4,8 @@
  * and prints requests/s, p50, p99, server CPU per request and peak RSS, each also as a ratio to the
  * bare server. Loopback only; every run is bounded by BENCH_DURATION seconds.
  *
- *   BENCH_RUNS (3), BENCH_DURATION (8 s), BENCH_CONNECTIONS (50), BENCH_CASES (comma-separated names)
+ *   BENCH_RUNS (3), BENCH_DURATION (8 s), BENCH_CONNECTIONS (50), BENCH_CASES (comma-separated names),
+ *   BENCH_SERVER (`npm-start`, or `next-start` to measure Next itself serving the same build, proxy.ts included)
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { writeFileSync, mkdtempSync } from 'node:fs'
@@ -31,6 +32,7 @@ try {
   exitOnConfigError(error, envFiles)
 }
 const ONLY = process.env.BENCH_CASES?.split(',').filter(Boolean)
+const SERVER = process.env.BENCH_SERVER === 'next-start' ? 'next-start' : 'npm-start'
 
 interface Measurement {
   requestsPerSecond: number
@@ -140,12 +142,12 @@ async function main(): Promise<void> {
   const bare: { port: number; process: ChildProcess }[] = []
   try {
     const cases = benchCases().filter((c) => !ONLY || ONLY.includes(c.name))
-    sites.memory = await startSite({ TRUST_PROXY: '127.0.0.1' })
+    sites.memory = await startSite({ TRUST_PROXY: '127.0.0.1' }, { server: SERVER })
     if (cases.some((c) => c.store === 'upstash')) {
       const { startUpstashStack } = await import('./bench/upstash.ts')
       const stack = await startUpstashStack()
       upstash = stack
-      sites.upstash = await startSite({ TRUST_PROXY: '127.0.0.1', ...stack.env })
+      sites.upstash = await startSite({ TRUST_PROXY: '127.0.0.1', ...stack.env }, { server: SERVER })
     }
     const recordings = []
     for (const benchCase of cases) recordings.push(await recordAnswer(sites[benchCase.store] as RunningSite, benchCase))

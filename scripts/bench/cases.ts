@@ -55,5 +55,7 @@ export function benchCases(): BenchCase[] {
     { name: 'home-markdown', method: 'GET', path: '/', headers: { accept: 'text/markdown' }, store: 'memory' },
     { name: 'page-html', method: 'GET', path: '/pricing', headers: { accept: 'text/html' }, store: 'memory' },
     rest('page-twin', '/pricing.md'),
+    // The same twin through negotiation: under next start, proxy.ts runs for it (its cost against page-twin).
+    { name: 'page-negotiated', method: 'GET', path: '/pricing', headers: { accept: 'text/markdown' }, store: 'memory' },
   ]
 }
