@@ -21,7 +21,8 @@ describe('Next telemetry', () => {
     expect(scripts.typecheck).toMatch(/^node scripts\/next\.ts typegen && /)
   })
 
-  it('is disabled when Next runs through scripts/next.ts', () => {
+  // Two runs of Next's CLI: seconds each on a busy machine.
+  it('is disabled when Next runs through scripts/next.ts', { timeout: 60_000 }, () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'telemetry-'))
     const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: cwd }
     delete env.NEXT_TELEMETRY_DISABLED
