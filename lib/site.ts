@@ -4,7 +4,7 @@
  * rebuilt whenever the content was re-read after an edit (lib/content/load.ts), and so is everything
  * derived from it with `perSite`.
  */
-import { CONTRACT_VERSION, MCP_PROTOCOL_VERSION } from './contract/constants.ts'
+import { CONTRACT_TEMPLATE_VALUES } from './content/contract-values.ts'
 import { getContent, loadContent, type SiteContent, type TemplateValues } from './content/load.ts'
 import { getConfig, type SiteConfig } from './env.ts'
 import { buildSiteUrls, type SiteUrls } from './site-urls.ts'
@@ -25,8 +25,7 @@ export function buildSite(config: SiteConfig, content: SiteContent = loadContent
       base_url: config.baseUrl,
       app_url: config.appUrl,
       service: config.serviceName,
-      contract_version: CONTRACT_VERSION,
-      mcp_protocol_version: MCP_PROTOCOL_VERSION,
+      ...CONTRACT_TEMPLATE_VALUES,
     },
   }
 }

@@ -10,6 +10,7 @@ import path from 'node:path'
 import type { z } from 'zod'
 import { PUBLIC_RESOURCE_IDS, type PublicResourceId } from '../contract/constants.ts'
 import { contentReloadsOnEdit } from '../env.ts'
+import { CONTRACT_TEMPLATE_VALUES, contractContradictions, type ContractPlaceholder } from './contract-values.ts'
 import {
   ContactFrontmatterSchema,
   HomeFrontmatterSchema,
@@ -37,9 +38,10 @@ export interface SiteContent {
   login: ContentFile<z.infer<typeof LoginFrontmatterSchema>>
 }
 
-/** Placeholders a body may use, written `{{name}}`. */
-export const TEMPLATE_VARIABLES = ['base_url', 'app_url', 'service', 'contract_version', 'mcp_protocol_version'] as const
-export type TemplateValues = Record<(typeof TEMPLATE_VARIABLES)[number], string>
+/** Placeholders a body may use, written `{{name}}`: the deployment's URLs and names, then the contract's numbers. */
+const DEPLOYMENT_VARIABLES = ['base_url', 'app_url', 'service'] as const
+export type TemplateValues = Record<(typeof DEPLOYMENT_VARIABLES)[number], string> & typeof CONTRACT_TEMPLATE_VALUES
+export const TEMPLATE_VARIABLES: ReadonlyArray<keyof TemplateValues> = [...DEPLOYMENT_VARIABLES, ...(Object.keys(CONTRACT_TEMPLATE_VALUES) as ContractPlaceholder[])]
 
 export class ContentError extends Error {
   override name = 'ContentError'
@@ -114,14 +116,21 @@ export function parseContentFile<S extends z.ZodType>(file: string, source: stri
   return { file, data: parsed.data, body: body.trim() + '\n' }
 }
 
-/** `lineOffset`: lines before the body, so errors name the line of the file the team edits. */
+/**
+ * Unknown placeholders and numbers that contradict the contract are errors at their line.
+ * `lineOffset`: lines before the body, so errors name the line of the file the team edits.
+ */
 function checkPlaceholders(file: string, body: string, lineOffset: number): void {
+  const lineOf = (index: number) => lineOffset + body.slice(0, index).split('\n').length
   for (const match of body.matchAll(PLACEHOLDER)) {
     const name = match[1] ?? ''
     if (!(TEMPLATE_VARIABLES as readonly string[]).includes(name)) {
-      const line = lineOffset + body.slice(0, match.index).split('\n').length
-      fail(file, line, `unknown placeholder "{{${name}}}"; expected one of ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`)
+      fail(file, lineOf(match.index), `unknown placeholder "{{${name}}}"; expected one of ${TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`)
     }
+  }
+  const contradictions = contractContradictions(body)
+  if (contradictions.length > 0) {
+    throw new ContentError(contradictions.map(({ index, message }) => `${where(file, lineOf(index))}: ${message}`).join('\n'))
   }
 }
 

@@ -127,7 +127,7 @@ describe('/developers.md', () => {
   it('serves content/developers.md with the base URL filled in', async () => {
     const body = await (await site.fetch('/developers.md')).text()
     expect(body).toBe(
-      await expectedMarkdown('content/developers.md', { base_url: BASE, contract_version: '2026-08-25', mcp_protocol_version: '2026-07-28', service: 'service' }),
+      await expectedMarkdown('content/developers.md', { base_url: BASE, service: 'service' }),
     )
     for (const anchor of ['## Versioning', '## Authentication', '## Rate limits', '## Agent boundaries', '## MCP']) expect(body).toContain(anchor)
   })

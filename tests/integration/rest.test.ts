@@ -181,8 +181,6 @@ describe('GET /api/agent/v1/resources/{resourceId}', () => {
       const body = AgentResourceSchema.parse(await readJson(response))
       const content = await expectedMarkdown(`content/resources/${descriptor.id}.md`, {
         base_url: BASE,
-        contract_version: '2026-08-25',
-        mcp_protocol_version: '2026-07-28',
         service: 'service',
       })
       expect(body).toEqual({ ...descriptor, content })

@@ -9,6 +9,8 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ContentError, fillTemplate, loadContent, parseContentFile } from '../../lib/content/load.ts'
 import { PricingFrontmatterSchema, ResourceFrontmatterSchema } from '../../lib/content/frontmatter.ts'
+import { CONTRACT_TEMPLATE_VALUES } from '../../lib/content/contract-values.ts'
+import { CONTRACT_PLACEHOLDERS } from '../support/http.ts'
 import { projectRoot } from '../support/paths.ts'
 import { isolatedEnv } from '../support/site-server.ts'
 
@@ -42,7 +44,13 @@ describe('content/', () => {
     ['content/resources/agent-boundaries.md', (s: string) => s.replace('id: agent-boundaries', 'id: product-overview'), 'content/resources/agent-boundaries.md:2: id: expected "agent-boundaries" (the file name), got "product-overview"'],
     ['content/home.md', (s: string) => s.replace(/^tagline: .*\n/m, ''), 'content/home.md: tagline: missing; expected text'],
     ['content/home.md', (s: string) => s.replace(/^title: /m, 'titel: '), 'content/home.md: title: missing; expected text\ncontent/home.md:2: titel: unknown field; expected one of title, description, tagline'],
-    ['content/developers.md', (s: string) => s.replace('{{base_url}}/openapi.json', '{{baseurl}}/openapi.json'), 'content/developers.md:12: unknown placeholder "{{baseurl}}"; expected one of {{base_url}}, {{app_url}}, {{service}}, {{contract_version}}, {{mcp_protocol_version}}'],
+    ['content/developers.md', (s: string) => s.replace('{{base_url}}/openapi.json', '{{baseurl}}/openapi.json'), `content/developers.md:12: unknown placeholder "{{baseurl}}"; expected one of {{base_url}}, {{app_url}}, {{service}}, ${Object.keys(CONTRACT_PLACEHOLDERS).map((name) => `{{${name}}}`).join(', ')}`],
+    // A contract number written by hand where the contract has another is an error at its line.
+    ['content/resources/agent-boundaries.md', (s: string) => s.replace('{{quota_capacity}} requests at once', '100 requests at once'), 'content/resources/agent-boundaries.md:49: "100 requests at once" says 100 where the contract has 150; write {{quota_capacity}}'],
+    ['content/developers.md', (s: string) => s.replace('`RateLimit-Policy: {{quota_policy}}`', '`RateLimit-Policy: "public-agent-rest";q=100;w=60`'), 'content/developers.md:101: "RateLimit-Policy: "public-agent-rest";q=100;w=60" says "public-agent-rest";q=100;w=60 where the contract has "public-agent-rest";q=120;w=60;burst=30; write {{quota_policy}}'],
+    ['content/developers.md', (s: string) => s.replace('{{mcp_code_rate_limited}}', '-31430'), 'content/developers.md:68: -31430 is not an error code of this server; write one of -31000, -31405, -31413, -31415, -31429, -31503 by its placeholder'],
+    ['content/resources/developer-resources.md', (s: string) => s.replace('{{mcp_legacy_protocol_versions}}', '`2025-11-25` and `2024-11-05`'), 'content/resources/developer-resources.md:37: `2024-11-05` is neither the contract version nor an MCP protocol version; write {{contract_version}} or {{mcp_protocol_version}}'],
+    ['content/developers.md', (s: string) => s.replace('refilled at\n{{quota_refill_per_second}} per second', 'refilled at\n3 per second'), 'content/developers.md:97: "3 per second" says 3 where the contract has 2; write {{quota_refill_per_second}}'],
     ['content/pages/login.md', (s: string) => s.replace(/^---\n/, ''), 'content/pages/login.md:1: expected the file to start with a "---" line, YAML fields, and a closing "---" line'],
     // The parser notices an unclosed bracket or quote a line later; the error names the line it opened on.
     ['content/pages/login.md', (s: string) => s.replace('title: Log in', 'title: [Log in'), 'content/pages/login.md:2: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]'],
@@ -89,6 +97,19 @@ describe('content/', () => {
   })
 
   it('fills placeholders', () => {
-    expect(fillTemplate('{{base_url}}/x {{ service }}', { base_url: 'https://a', app_url: 'https://b', service: 's', contract_version: 'c', mcp_protocol_version: 'm' })).toBe('https://a/x s')
+    const values = { base_url: 'https://a', app_url: 'https://b', service: 's', ...CONTRACT_TEMPLATE_VALUES }
+    expect(fillTemplate('{{base_url}}/x {{ service }} {{quota_capacity}}', values)).toBe('https://a/x s 150')
+  })
+
+  it('every contract placeholder holds the figure the contract states', () => {
+    expect(CONTRACT_TEMPLATE_VALUES).toEqual(CONTRACT_PLACEHOLDERS)
+  })
+
+  it('the repository content states no contract number by hand', () => {
+    const bodies = ['content/developers.md', 'content/home.md', ...['product-overview', 'developer-resources', 'agent-boundaries'].map((id) => `content/resources/${id}.md`)]
+    for (const file of bodies) {
+      const source = readFileSync(path.join(projectRoot, file), 'utf8')
+      expect(source, file).not.toMatch(/(?<![\w{-])(?:-31\d{3}|150|120|270|3600000|300000)(?![\w}])|`20\d\d-\d\d-\d\d`/)
+    }
   })
 })
