@@ -48,13 +48,6 @@ function matching(pattern: RegExp, expected: string) {
   return setting((value) => (pattern.test(value) ? value : { expected: `expected ${expected}, got ${quote(value)}` }))
 }
 
-const listText = setting((value) =>
-  value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean),
-)
-
 /**
  * Comma-separated web origins (`https://console.example.com`), normalised to their serialized form.
  * MCP_ALLOWED_ORIGINS: browser origins besides the site's own that may call POST /mcp (lib/mcp/origin.ts).

@@ -21,7 +21,7 @@ KV_REST_API_URL/_TOKEN, and the same REDIS_KEY_PREFIX).`
 
 const CLI_TIMEOUT_MS = 10_000
 
-function describe(value: boolean | null): string {
+function stateName(value: boolean | null): string {
   return value === null ? 'not set' : value ? 'enabled' : 'disabled'
 }
 
@@ -46,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
   const fallback = config.publicAgentAccessDefault
   if (!config.upstash) {
     if (command === 'status') {
-      console.log(`${PUBLIC_AGENT_ACCESS_FLAG_KEY}: ${describe(fallback)} (PUBLIC_AGENT_ACCESS; no shared rollout setting: Upstash Redis is not configured)`)
+      console.log(`${PUBLIC_AGENT_ACCESS_FLAG_KEY}: ${stateName(fallback)} (PUBLIC_AGENT_ACCESS; no shared rollout setting: Upstash Redis is not configured)`)
       return 0
     }
     console.error(
@@ -61,22 +61,22 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'status') {
     const shared = await readSharedSetting(redis, config.redisKeyPrefix)
     const effective = shared ?? fallback
-    console.log(`${PUBLIC_AGENT_ACCESS_FLAG_KEY}: ${describe(effective)} (${shared === null ? 'PUBLIC_AGENT_ACCESS of each instance' : 'shared setting'})`)
-    console.log(`  shared setting ${key}: ${describe(shared)}`)
-    console.log(`  PUBLIC_AGENT_ACCESS here: ${describe(fallback)}`)
+    console.log(`${PUBLIC_AGENT_ACCESS_FLAG_KEY}: ${stateName(effective)} (${shared === null ? 'PUBLIC_AGENT_ACCESS of each instance' : 'shared setting'})`)
+    console.log(`  shared setting ${key}: ${stateName(shared)}`)
+    console.log(`  PUBLIC_AGENT_ACCESS here: ${stateName(fallback)}`)
     const history = await readHistory(redis, config.redisKeyPrefix, 5)
     if (history.length > 0) console.log('  last transitions:')
-    for (const entry of history) console.log(`    ${entry.at}  ${describe(entry.from)} → ${describe(entry.to)}  by ${entry.by}`)
+    for (const entry of history) console.log(`    ${entry.at}  ${stateName(entry.from)} → ${stateName(entry.to)}  by ${entry.by}`)
     return 0
   }
 
   const enabled = command === 'enable'
   const transition = await writeSharedSetting(redis, config.redisKeyPrefix, enabled, actor())
   if (transition.from === enabled) {
-    console.log(`[rollout] ${PUBLIC_AGENT_ACCESS_FLAG_KEY} already ${describe(enabled)} (shared setting ${key}); nothing changed`)
+    console.log(`[rollout] ${PUBLIC_AGENT_ACCESS_FLAG_KEY} already ${stateName(enabled)} (shared setting ${key}); nothing changed`)
   } else {
     console.log(
-      `[rollout] ${transition.at} ${PUBLIC_AGENT_ACCESS_FLAG_KEY}: ${describe(transition.from)} → ${describe(enabled)} (shared setting ${key}) by ${transition.by}; ` +
+      `[rollout] ${transition.at} ${PUBLIC_AGENT_ACCESS_FLAG_KEY}: ${stateName(transition.from)} → ${stateName(enabled)} (shared setting ${key}) by ${transition.by}; ` +
         `every instance follows within ${(2 * ROLLOUT_REFRESH_MS) / 1000 + 1} s`,
     )
   }

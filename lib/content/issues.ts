@@ -42,7 +42,12 @@ export function yamlErrorLine(source: FrontmatterSource, error: YAMLError): numb
         ? true
         : isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && /Missing closing/i.test(error.message)
     if (range && unclosed && range[0] < at && at <= range[1] && (opened === undefined || range[0] > opened)) opened = range[0]
-    if (isMap(node)) for (const pair of node.items) (visit(pair.key), visit(pair.value))
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        visit(pair.key)
+        visit(pair.value)
+      }
+    }
     if (isSeq(node)) for (const item of node.items) visit(item)
   }
   if (/Flow (sequence|mapping)|Missing closing/i.test(error.message)) visit(source.document.contents)

@@ -113,7 +113,7 @@ export function parseContentFile<S extends z.ZodType>(file: string, source: stri
   const bodyLine = source.split('\n').length - body.split('\n').length + 1
   if (!body.trim()) fail(file, bodyLine, 'expected Markdown text after the closing "---" line')
   checkPlaceholders(file, body, bodyLine - 1)
-  return { file, data: parsed.data, body: body.trim() + '\n' }
+  return { file, data: parsed.data, body: `${body.trim()}\n` }
 }
 
 /**

@@ -21,7 +21,6 @@ import {
 export const contractRegistry = z.registry<{ id: string; description?: string }>()
 
 const absoluteUrl = () => z.url({ protocol: /^https?$/ })
-const dateVersion = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
 /** RFC 9110 IMF-fixdate, e.g. `Wed, 01 Sep 2027 00:00:00 GMT`. */
 const imfFixdate = () =>
   z.string().regex(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/)

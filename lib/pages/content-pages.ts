@@ -106,7 +106,7 @@ export interface ContentPages {
 const HEADING = /^#\s+(.+?)\s*(?:\n|$)/
 
 export function buildContentPages(site: Site): ContentPages {
-  const { content, urls, config } = site
+  const { content, config } = site
   const plans = content.pricing.data.plans
   const home = pageText(content.home, site, content.home.data.title)
   const { intro } = splitSections(home.markdown)

@@ -41,5 +41,7 @@ export function quotaHeaders(values: QuotaHeaderValues): HeaderList {
   if (!inRange || (refused && values.retryAfter !== values.reset)) return formatQuotaHeaders(values)
   const cache = refused ? refusedCache : admittedCache
   const slot = refused ? values.reset : values.remaining * RESET_SLOTS + values.reset
-  return (cache[slot] ??= formatQuotaHeaders(values))
+  const cached = cache[slot] ?? formatQuotaHeaders(values)
+  cache[slot] = cached
+  return cached
 }

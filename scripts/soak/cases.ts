@@ -466,7 +466,7 @@ function rawRestCase(ctx: CaseContext, category: Category, label: string, target
   }
 }
 
-function rawCase(ctx: CaseContext, category: Category, label: string, plan: RawPlan, statuses: readonly number[], expect: SoakCase['expect'] = 'answer'): SoakCase {
+function rawCase(category: Category, label: string, plan: RawPlan, statuses: readonly number[], expect: SoakCase['expect'] = 'answer'): SoakCase {
   return { category, label, send: { kind: 'raw', plan }, boundMs: HANG_MS, expect, judge: statusIn(statuses) }
 }
 
@@ -475,7 +475,7 @@ const PATH_PIECES = ['health', 'capabilities', 'resources', 'product-overview', 
 /** A random path under the API: dot segments, encoded slashes and bytes, invalid escapes, unicode. */
 function randomApiPath(random: Random): string {
   const segments = Array.from({ length: integer(random, 1, 8) }, () => pick(random, PATH_PIECES))
-  const query = random() < 0.2 ? `?${pick(random, ['x=%', 'a=b&c', '%%', 'q=' + 'z'.repeat(500)])}` : ''
+  const query = random() < 0.2 ? `?${pick(random, ['x=%', 'a=b&c', '%%', `q=${'z'.repeat(500)}`])}` : ''
   return `${API}/${segments.join('/')}${query}`
 }
 
@@ -535,7 +535,7 @@ function badPath(ctx: CaseContext): SoakCase {
     ['http://evil.example/api/agent/v1/health', [200]],
   ] as const)
   const answerOrClose = target.length > 16_000
-  return rawCase(ctx, 'bad-path', `${target.length > 50 ? `${target.slice(0, 50)}… (${target.length} chars)` : target}`, rawGet(ctx, target), statuses, answerOrClose ? 'answer-or-close' : 'answer')
+  return rawCase('bad-path', `${target.length > 50 ? `${target.slice(0, 50)}… (${target.length} chars)` : target}`, rawGet(ctx, target), statuses, answerOrClose ? 'answer-or-close' : 'answer')
 }
 
 function badBody(ctx: CaseContext): SoakCase {
@@ -646,10 +646,10 @@ function headerFlood(ctx: CaseContext): SoakCase {
     }
     case 1: {
       const lines = Array.from({ length: integer(ctx.random, 1_500, 3_000) }, (_, i) => `X-Flood-${i}: value\r\n`).join('')
-      return rawCase(ctx, 'header-flood', 'thousands of headers (> 16 KiB)', rawGet(ctx, health, lines), [431], 'answer-or-close')
+      return rawCase('header-flood', 'thousands of headers (> 16 KiB)', rawGet(ctx, health, lines), [431], 'answer-or-close')
     }
     case 2:
-      return rawCase(ctx, 'header-flood', 'one 20-100 KB header value', rawGet(ctx, pick(ctx.random, [health, '/mcp', '/', '/pricing']), `X-Big: ${'a'.repeat(integer(ctx.random, 20_000, 100_000))}\r\n`), [431], 'answer-or-close')
+      return rawCase('header-flood', 'one 20-100 KB header value', rawGet(ctx, pick(ctx.random, [health, '/mcp', '/', '/pricing']), `X-Big: ${'a'.repeat(integer(ctx.random, 20_000, 100_000))}\r\n`), [431], 'answer-or-close')
     case 3: {
       const lines = Array.from({ length: 55 }, (_, i) => `X-Wide-${i}: ${'w'.repeat(250)}\r\n`).join('')
       return rawRestCase(ctx, 'header-flood', '15 KB of headers (under the limit)', health, 'GET', lines)
@@ -660,7 +660,7 @@ function headerFlood(ctx: CaseContext): SoakCase {
     }
     case 5: {
       const accept = Array.from({ length: 400 }, (_, i) => `text/x-${i};q=0.${i % 10}`).join(', ')
-      return rawCase(ctx, 'header-flood', '8 KB Accept on /', rawGet(ctx, '/', `Accept: ${accept.slice(0, 8_000)}\r\n`), [200])
+      return rawCase('header-flood', '8 KB Accept on /', rawGet(ctx, '/', `Accept: ${accept.slice(0, 8_000)}\r\n`), [200])
     }
     case 6: {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope() } })
@@ -773,17 +773,17 @@ function wrongMethod(ctx: CaseContext): SoakCase {
   if (r < 0.75) {
     const method = pick(ctx.random, ['POST', 'PUT', 'DELETE', 'PATCH', 'TRACE'])
     const path = pick(ctx.random, ['/', '/openapi.json', '/llms.txt', '/robots.txt', '/problems/method_not_allowed', '/.well-known/mcp.json'])
-    return rawCase(ctx, 'wrong-method', `${method} ${path}`, rawGet(ctx, path, 'Content-Length: 0\r\n', method), [405])
+    return rawCase('wrong-method', `${method} ${path}`, rawGet(ctx, path, 'Content-Length: 0\r\n', method), [405])
   }
   if (r < 0.85) {
     const method = pick(ctx.random, ['POST', 'PUT', 'DELETE', 'TRACE', 'PROPFIND'])
-    return rawCase(ctx, 'wrong-method', `${method} a page`, rawGet(ctx, pick(ctx.random, ['/pricing', '/login']), 'Content-Length: 0\r\n', method), [405])
+    return rawCase('wrong-method', `${method} a page`, rawGet(ctx, pick(ctx.random, ['/pricing', '/login']), 'Content-Length: 0\r\n', method), [405])
   }
   if (r < 0.92) {
-    return rawCase(ctx, 'wrong-method', 'CONNECT', { payload: `CONNECT 127.0.0.1:${ctx.port} HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\n\r\n` }, [], 'close')
+    return rawCase('wrong-method', 'CONNECT', { payload: `CONNECT 127.0.0.1:${ctx.port} HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\n\r\n` }, [], 'close')
   }
   const method = pick(ctx.random, ['FOO', 'get', 'TRACK', 'G\x00T', 'BREW'])
-  return rawCase(ctx, 'wrong-method', `unknown method ${JSON.stringify(method)}`, rawGet(ctx, `${API}/health`, '', method), [400], 'answer-or-close')
+  return rawCase('wrong-method', `unknown method ${JSON.stringify(method)}`, rawGet(ctx, `${API}/health`, '', method), [400], 'answer-or-close')
 }
 
 function garbage(ctx: CaseContext): SoakCase {
@@ -810,7 +810,7 @@ function garbage(ctx: CaseContext): SoakCase {
     ['Upgrade on a page', `GET /pricing HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`, [200], 'answer'],
     ['HTTP/1.0 without Host', `GET ${API}/health HTTP/1.0\r\n${client}\r\n`, [200], 'answer'],
   ] as const)
-  return rawCase(ctx, 'garbage', label, { payload }, statuses, expect)
+  return rawCase('garbage', label, { payload }, statuses, expect)
 }
 
 export function hostileCase(ctx: CaseContext): SoakCase {

@@ -200,8 +200,8 @@ class Recorder {
   }
 
   count(category: Category, key: string): void {
-    let map = this.outcomes.get(category)
-    if (!map) this.outcomes.set(category, (map = new Map()))
+    const map = this.outcomes.get(category) ?? new Map<string, number>()
+    this.outcomes.set(category, map)
     map.set(key, (map.get(key) ?? 0) + 1)
   }
 
@@ -215,10 +215,13 @@ class Recorder {
     if (c.expect === 'cut-off') {
       const cut = answers.length > 0 ? `cut ${answers[0]?.status}` : outcome.end === 'closed' ? 'cut closed' : outcome.end
       this.count(c.category, cut)
-      if (outcome.end === 'timeout') return v('hang', `not cut off within ${c.boundMs} ms`)
+      if (outcome.end === 'timeout') {
+        v('hang', `not cut off within ${c.boundMs} ms`)
+        return
+      }
       const [min, max] = c.cutOffWindow ?? [0, c.boundMs]
-      let times = this.cutOffMs.get(c.category)
-      if (!times) this.cutOffMs.set(c.category, (times = []))
+      const times = this.cutOffMs.get(c.category) ?? []
+      this.cutOffMs.set(c.category, times)
       times.push(outcome.elapsedMs)
       if (outcome.elapsedMs < min || outcome.elapsedMs > max) v('cut-off timing', `cut off after ${Math.round(outcome.elapsedMs)} ms, expected ${min}–${max} ms`)
       if (answers.length > 0 && c.judge) for (const p of c.judge(answers.map(toAnswer))) v('wrong answer', p)
@@ -226,13 +229,17 @@ class Recorder {
     }
     const key = answers.length > 1 ? `${answers.length} answers` : answers[0] ? String(answers[0].status) : outcome.end
     this.count(c.category, key)
-    if (outcome.end === 'timeout') return v('hang', `no ${answers.length ? 'complete ' : ''}answer within ${c.boundMs} ms`)
+    if (outcome.end === 'timeout') {
+      v('hang', `no ${answers.length ? 'complete ' : ''}answer within ${c.boundMs} ms`)
+      return
+    }
     if (c.expect === 'close') {
       if (answers.length > 0) v('wrong answer', `expected the connection to be closed, got ${answers[0]?.status}`)
       return
     }
     if (outcome.end === 'closed' && c.expect === 'answer') {
-      return v('unanswered', `connection closed after ${answers.length} answer(s)${outcome.error ? ` (${outcome.error})` : ''}`)
+      v('unanswered', `connection closed after ${answers.length} answer(s)${outcome.error ? ` (${outcome.error})` : ''}`)
+      return
     }
     if (answers.length === 0) return
     const latencies = (VALID_CATEGORIES as readonly string[]).includes(c.category) ? this.latency.valid : this.latency.hostile

@@ -71,7 +71,10 @@ export async function runUploadFlood(port: number, pid: number, options: UploadF
     while (flooding) {
       const sent = performance.now()
       const status = await fetch(`http://${LOOPBACK}:${port}/api/agent/v1/health`, { headers: { 'x-forwarded-for': '198.19.0.1' }, signal: AbortSignal.timeout(10_000) }).then(
-        async (response) => (await response.arrayBuffer(), response.status),
+        async (response) => {
+          await response.arrayBuffer()
+          return response.status
+        },
         () => 0,
       )
       healthChecks.push({ status, ms: performance.now() - sent })

@@ -80,7 +80,7 @@ test.describe('every page', () => {
       return await page.evaluate(() => {
         const strip = (element: Element | null) => {
           const clone = element?.cloneNode(true) as Element
-          clone.querySelectorAll('[aria-current]').forEach((node) => node.removeAttribute('aria-current'))
+          for (const node of clone.querySelectorAll('[aria-current]')) node.removeAttribute('aria-current')
           return clone.outerHTML
         }
         return {

@@ -34,7 +34,7 @@ const PUBLISHED_PATHS = [
 ]
 
 /** Every absolute URL in a text, and every Markdown link or href target that is not absolute. */
-export function extractUrls(text: string): { absolute: string[]; relative: string[] } {
+function extractUrls(text: string): { absolute: string[]; relative: string[] } {
   const absolute = [...text.matchAll(/\bhttps?:\/\/[^\s"'<>()[\]`\\]+/g)].map((match) => match[0].replace(/[.,;:]+$/, ''))
   const relative = [...text.matchAll(/\]\((?!https?:|mailto:|#)([^)]+)\)|href="(?!https?:|mailto:|#)([^"]+)"/g)].map((match) => match[1] ?? match[2] ?? '')
   return { absolute, relative }

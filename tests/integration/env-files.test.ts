@@ -19,6 +19,7 @@ const ENV_FILES = ['.env', '.env.local', '.env.production', '.env.production.loc
  * resolve them in Next's order (`.env.development` is never read by either).
  */
 const BUILD_ENV_FILES: Record<string, string[]> = {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${APP_DOMAIN}: the .env expansion Next applies is what is tested
   '.env': ['BASE_URL=https://dotenv.example', 'SERVICE_NAME=from-dotenv', 'APP_DOMAIN=cadence.test', 'APP_URL=https://app.${APP_DOMAIN}'],
   '.env.production': ['BASE_URL=https://production.example', 'SERVICE_NAME=from-production'],
   '.env.local': ['BASE_URL=https://local.example', 'SERVICE_NAME=from-local'],

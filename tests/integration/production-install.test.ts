@@ -49,7 +49,12 @@ function descendants(pid: number): number[] {
   const queue = [pid]
   while (queue.length > 0) {
     const parent = queue.shift()
-    for (const [child, ppid] of parents) if (ppid === parent) (found.push(child), queue.push(child))
+    for (const [child, ppid] of parents) {
+      if (ppid === parent) {
+        found.push(child)
+        queue.push(child)
+      }
+    }
   }
   return found
 }
@@ -63,7 +68,10 @@ beforeAll(async () => {
     child.stderr.on('data', (chunk) => (output += chunk))
     const timer = setTimeout(() => child.kill('SIGKILL'), 170_000)
     child.on('error', reject)
-    child.on('exit', (code) => (clearTimeout(timer), resolve({ code, output })))
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      resolve({ code, output })
+    })
   })
 }, 180_000)
 

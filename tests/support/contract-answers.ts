@@ -3,7 +3,7 @@
  * lists how an answer breaks the contract, empty when it is a defined one. REST exactly, by the route
  * its path names; MCP by the decisions.md table (status ↔ JSON-RPC code ↔ `error.data.code`, id).
  */
-import { z } from 'zod'
+import type { z } from 'zod'
 import { CONTRACT_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../../lib/contract/constants.ts'
 import {
   AgentCapabilitiesSchema,
@@ -313,7 +313,7 @@ export function mcpAnswerProblems(facts: McpRequestFacts, answer: Answer): strin
   if (Array.isArray(payload)) {
     // Only a legacy batch is answered with an array, always with HTTP 200.
     if (status !== 200 || !Array.isArray(facts.body)) problems.push(`an array answer to a ${Array.isArray(facts.body) ? 'batch' : 'single message'} with HTTP ${status}`)
-    payload.forEach((message, index) => problems.push(...messageProblems(message, status, facts, index)))
+    for (const [index, message] of payload.entries()) problems.push(...messageProblems(message, status, facts, index))
     return problems
   }
   return [...problems, ...messageProblems(payload, status, facts, null)]

@@ -52,7 +52,7 @@ export async function expectedMarkdown(relativePath: string, deployment: Record<
   const { readFile } = await import('node:fs/promises')
   const { projectRoot } = await import('./paths.ts')
   const source = await readFile(`${projectRoot}/${relativePath}`, 'utf8')
-  const body = source.replace(/^---\n[\s\S]*?\n---\n/, '').trim() + '\n'
+  const body = `${source.replace(/^---\n[\s\S]*?\n---\n/, '').trim()}\n`
   const values = { ...CONTRACT_PLACEHOLDERS, ...deployment }
   return body.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
     const value = values[name]

@@ -49,7 +49,10 @@ export async function runLighthouse(url: string, categories: LighthouseCategory[
       child.stderr.on('data', (chunk) => (text += chunk))
       const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
       child.on('error', reject)
-      child.on('exit', () => (clearTimeout(timer), resolve(text)))
+      child.on('exit', () => {
+        clearTimeout(timer)
+        resolve(text)
+      })
     })
     let report: LighthouseReport
     try {

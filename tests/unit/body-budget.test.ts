@@ -15,9 +15,18 @@ describe('BodyBudget', () => {
   it('grants large bodies in arrival order while they fit, the rest when bytes come back', async () => {
     const budget = new BodyBudget(100, 10)
     const granted: string[] = []
-    const first = budget.reserve(60, never).then((release) => (granted.push('first'), release))
-    const second = budget.reserve(60, never).then((release) => (granted.push('second'), release))
-    const third = budget.reserve(30, never).then((release) => (granted.push('third'), release))
+    const first = budget.reserve(60, never).then((release) => {
+      granted.push('first')
+      return release
+    })
+    const second = budget.reserve(60, never).then((release) => {
+      granted.push('second')
+      return release
+    })
+    const third = budget.reserve(30, never).then((release) => {
+      granted.push('third')
+      return release
+    })
     const releaseFirst = await first
     await Promise.resolve()
     // The third would fit, but waits behind the second: arrival order, so no large upload starves.
