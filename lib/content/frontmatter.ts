@@ -24,6 +24,12 @@ export const ResourceFrontmatterSchema = z.strictObject({
   description: shortText(300),
 })
 
+/** An Agent Skill (agentskills.io): `name` is the skill's directory name in the skills index. */
+export const SkillFrontmatterSchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lower-case letters, digits and single hyphens').max(64, 'at most 64 characters'),
+  description: shortText(1024),
+})
+
 export const PlanSchema = z.strictObject({
   id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'a lower-case slug such as "team"'),
   name: shortText(40),

@@ -9,6 +9,7 @@ import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { z } from 'zod'
 import { PUBLIC_RESOURCE_IDS, type PublicResourceId } from '../contract/constants.ts'
+import { SKILL_NAME } from '../discovery/document-paths.ts'
 import { contentReloadsOnEdit } from '../env.ts'
 import { CONTRACT_TEMPLATE_VALUES, contractContradictions, type ContractPlaceholder } from './contract-values.ts'
 import {
@@ -18,6 +19,7 @@ import {
   PageFrontmatterSchema,
   PricingFrontmatterSchema,
   ResourceFrontmatterSchema,
+  SkillFrontmatterSchema,
 } from './frontmatter.ts'
 import { describeIssues, parseFrontmatter, yamlErrorLine, yamlErrorText } from './issues.ts'
 
@@ -36,6 +38,8 @@ export interface SiteContent {
   pricing: ContentFile<z.infer<typeof PricingFrontmatterSchema>>
   contact: ContentFile<z.infer<typeof ContactFrontmatterSchema>>
   login: ContentFile<z.infer<typeof LoginFrontmatterSchema>>
+  /** The Agent Skill teaching agents this surface (served as SKILL.md, listed in the skills index). */
+  skill: ContentFile<z.infer<typeof SkillFrontmatterSchema>>
 }
 
 /** Placeholders a body may use, written `{{name}}`: the deployment's URLs and names, then the contract's numbers. */
@@ -58,11 +62,12 @@ const CONTENT_FILES = {
   pricing: 'content/pages/pricing.md',
   contact: 'content/pages/contact.md',
   login: 'content/pages/login.md',
+  skill: 'content/agent-skills/cadence-public-api.md',
 } as const
 
 function contentFilePaths(): string[] {
-  const { home, developers, resource, pricing, contact, login } = CONTENT_FILES
-  return [home, developers, ...PUBLIC_RESOURCE_IDS.map(resource), pricing, contact, login]
+  const { home, developers, resource, pricing, contact, login, skill } = CONTENT_FILES
+  return [home, developers, ...PUBLIC_RESOURCE_IDS.map(resource), pricing, contact, login, skill]
 }
 
 export function loadContent(root: string = process.cwd()): SiteContent {
@@ -83,6 +88,13 @@ export function loadContent(root: string = process.cwd()): SiteContent {
     pricing: read(CONTENT_FILES.pricing, PricingFrontmatterSchema),
     contact: read(CONTENT_FILES.contact, ContactFrontmatterSchema),
     login: read(CONTENT_FILES.login, LoginFrontmatterSchema),
+    // The skill is served under its name (lib/discovery/document-paths.ts): another name is an error at that line.
+    skill: read(
+      CONTENT_FILES.skill,
+      SkillFrontmatterSchema.superRefine((data, context) => {
+        if (data.name !== SKILL_NAME) context.addIssue({ code: 'custom', path: ['name'], message: `expected "${SKILL_NAME}" (the skill's published path), got "${data.name}"` })
+      }),
+    ),
   }
 }
 

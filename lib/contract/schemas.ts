@@ -20,6 +20,21 @@ import {
 /** Registry of named schemas: each becomes `#/components/schemas/<id>` in OpenAPI. */
 export const contractRegistry = z.registry<{ id: string; description?: string }>()
 
+/**
+ * How a contract schema becomes JSON Schema, for OpenAPI and the MCP tools alike: draft 2020-12, the
+ * answer's shape, and `additionalProperties: true` where extra properties are allowed. zod writes `{}`
+ * there, which means the same but which some validators and code generators read as "unspecified".
+ */
+export const JSON_SCHEMA_OPTIONS = {
+  target: 'draft-2020-12',
+  io: 'output',
+  unrepresentable: 'throw',
+  override: ({ jsonSchema }) => {
+    const extra = jsonSchema.additionalProperties
+    if (typeof extra === 'object' && extra !== null && Object.keys(extra).length === 0) jsonSchema.additionalProperties = true
+  },
+} as const satisfies z.core.ToJSONSchemaParams
+
 const absoluteUrl = () => z.url({ protocol: /^https?$/ })
 /** RFC 9110 IMF-fixdate, e.g. `Wed, 01 Sep 2027 00:00:00 GMT`. */
 const imfFixdate = () =>

@@ -4,9 +4,13 @@
  */
 import { MCP_PATH } from '../contract/constants.ts'
 
+/** The one Agent Skill this site publishes (its name is the `name` in its content file's frontmatter). */
+export const SKILL_NAME = 'cadence-public-api'
+
 export const DOCUMENT_PATHS = {
   openapi: '/openapi.json',
   llms: '/llms.txt',
+  llmsFull: '/llms-full.txt',
   sitemap: '/sitemap.xml',
   robots: '/robots.txt',
   developers: '/developers.md',
@@ -15,6 +19,13 @@ export const DOCUMENT_PATHS = {
   mcpManifest: '/.well-known/mcp.json',
   mcpClientConfiguration: '/mcp.json',
   protectedResourceMetadata: '/.well-known/oauth-protected-resource',
+  mcpRegistryServer: `${MCP_PATH}/server.json`,
+  aiCatalog: '/.well-known/ai-catalog.json',
+  /** ARD's own well-known name for the same catalog. */
+  ard: '/.well-known/ard.json',
+  apiCatalog: '/.well-known/api-catalog',
+  agentSkills: '/.well-known/agent-skills/index.json',
+  agentSkill: `/.well-known/agent-skills/${SKILL_NAME}/SKILL.md`,
 } as const
 
 export type DocumentName = keyof typeof DOCUMENT_PATHS

@@ -13,9 +13,11 @@ import type { DocumentName } from './document-paths.ts'
 import {
   buildMcpClientConfiguration,
   buildMcpManifest,
+  buildMcpRegistryServer,
   buildProtectedResourceMetadata,
   buildServerCard,
 } from './mcp-documents.ts'
+import { buildAgentSkill, buildAgentSkillsIndex, buildAiCatalog, buildApiCatalog, buildLlmsFullTxt } from './agent-documents.ts'
 import { buildOpenApiDocument } from './openapi.ts'
 import { buildLlmsTxt, buildProblemDocument, buildRobotsTxt, buildSitemapXml } from './text-documents.ts'
 
@@ -29,6 +31,7 @@ interface DocumentDefinition {
 export const DOCUMENTS = {
   openapi: { contentType: CONTENT_TYPES.openapi, build: (site) => json(buildOpenApiDocument(site)) },
   llms: { contentType: CONTENT_TYPES.text, build: buildLlmsTxt },
+  llmsFull: { contentType: CONTENT_TYPES.text, build: buildLlmsFullTxt },
   sitemap: { contentType: CONTENT_TYPES.xml, build: buildSitemapXml },
   robots: { contentType: CONTENT_TYPES.text, build: buildRobotsTxt },
   developers: {
@@ -46,6 +49,12 @@ export const DOCUMENTS = {
     contentType: CONTENT_TYPES.json,
     build: (site) => json(buildProtectedResourceMetadata(site)),
   },
+  mcpRegistryServer: { contentType: CONTENT_TYPES.json, build: (site) => json(buildMcpRegistryServer(site)) },
+  aiCatalog: { contentType: CONTENT_TYPES.aiCatalog, build: (site) => json(buildAiCatalog(site)) },
+  ard: { contentType: CONTENT_TYPES.aiCatalog, build: (site) => json(buildAiCatalog(site)) },
+  apiCatalog: { contentType: CONTENT_TYPES.apiCatalog, build: (site) => json(buildApiCatalog(site)) },
+  agentSkills: { contentType: CONTENT_TYPES.json, build: (site) => json(buildAgentSkillsIndex(site)) },
+  agentSkill: { contentType: CONTENT_TYPES.markdown, build: buildAgentSkill },
 } as const satisfies Record<DocumentName, DocumentDefinition>
 
 export type { DocumentName }

@@ -8,6 +8,10 @@ import { buildMcpServerIdentity } from '../mcp/identity.ts'
 import type { Site } from '../site.ts'
 
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json'
+/** The MCP Registry's server.json format this site's entry follows (modelcontextprotocol/registry). */
+export const REGISTRY_SERVER_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json'
+/** At most 100 characters: the server card draft and the registry both cap `description` there. */
+export const MCP_SERVER_DESCRIPTION = `Read-only ${PRODUCT_NAME} product, developer and agent-integration metadata. No auth.`
 
 export function buildServerCard(site: Site) {
   const identity = buildMcpServerIdentity(site.config)
@@ -16,7 +20,7 @@ export function buildServerCard(site: Site) {
     name: identity.name,
     version: identity.version,
     title: identity.title,
-    description: `Read-only ${PRODUCT_NAME} product, developer and agent-integration metadata. No auth.`,
+    description: MCP_SERVER_DESCRIPTION,
     websiteUrl: site.urls.home,
     remotes: [
       {
@@ -28,6 +32,23 @@ export function buildServerCard(site: Site) {
     _meta: {
       [`${identity.name.split('/')[0]}/access`]: { authenticationRequired: false, writesSupported: false },
     },
+  }
+}
+
+/**
+ * The entry `mcp-publisher publish` sends to the official MCP Registry: this deployment's MCP endpoint
+ * as a remote Streamable HTTP server, under the same name as the server card and `server/discover`.
+ */
+export function buildMcpRegistryServer(site: Site) {
+  const identity = buildMcpServerIdentity(site.config)
+  return {
+    $schema: REGISTRY_SERVER_SCHEMA,
+    name: identity.name,
+    title: identity.title,
+    description: MCP_SERVER_DESCRIPTION,
+    version: identity.version,
+    websiteUrl: site.urls.home,
+    remotes: [{ type: 'streamable-http', url: site.urls.mcp }],
   }
 }
 

@@ -12,7 +12,7 @@ import {
   SERVICE_DISPLAY_NAME,
 } from '../contract/constants.ts'
 import { AGENT_OPERATIONS } from '../contract/operations.ts'
-import { contractRegistry } from '../contract/schemas.ts'
+import { contractRegistry, JSON_SCHEMA_OPTIONS } from '../contract/schemas.ts'
 import { PROBLEMS } from '../contract/problems.ts'
 import type { Site } from '../site.ts'
 
@@ -23,12 +23,7 @@ type JsonObject = Record<string, unknown>
 
 /** JSON Schemas of every named contract schema, keyed by id, with `$ref`s into components. */
 export function buildComponentSchemas(): Record<string, JsonObject> {
-  const { schemas } = z.toJSONSchema(contractRegistry, {
-    target: 'draft-2020-12',
-    io: 'output',
-    unrepresentable: 'throw',
-    uri: SCHEMA_REF,
-  }) as { schemas: Record<string, JsonObject> }
+  const { schemas } = z.toJSONSchema(contractRegistry, { ...JSON_SCHEMA_OPTIONS, uri: SCHEMA_REF }) as { schemas: Record<string, JsonObject> }
   return Object.fromEntries(
     Object.entries(schemas).map(([id, schema]) => {
       const { $schema: _dialect, $id: _id, ...rest } = schema
@@ -130,7 +125,6 @@ export function buildOpenApiDocument(site: Site): JsonObject {
       ].join('\n\n'),
       contact: { name: `${PRODUCT_NAME} developer relations`, url: urls.contact },
     },
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: site.config.baseUrl, description: 'This deployment; the public surface is its own sandbox.' }],
     security: [],
     tags: [{ name: TAG, description: 'Public, read-only discovery operations.' }],
@@ -139,7 +133,7 @@ export function buildOpenApiDocument(site: Site): JsonObject {
     components: {
       schemas: buildComponentSchemas(),
       headers: {
-        'RateLimit-Limit': header('Burst capacity of the client bucket: 150 requests at once.', { type: 'integer', minimum: 0 }, QUOTA.capacity),
+        'RateLimit-Limit': header(`Burst capacity of the client bucket: ${QUOTA.capacity} requests at once.`, { type: 'integer', minimum: 0 }, QUOTA.capacity),
         'RateLimit-Remaining': header('Requests left in the bucket now.', { type: 'integer', minimum: 0 }, QUOTA.capacity - 1),
         'RateLimit-Reset': header(
           'Delta-seconds: on a 2xx, until the bucket is full again; on a 429, until the next request is allowed (equal to Retry-After).',

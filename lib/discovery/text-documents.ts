@@ -4,45 +4,64 @@
  */
 import { CONTRACT_VERSION, MCP_PROTOCOL_VERSION, PRODUCT_NAME, PUBLIC_RESOURCE_IDS, QUOTA } from '../contract/constants.ts'
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
+import { SITE_PAGES } from '../pages/site-pages.ts'
 import type { Site } from '../site.ts'
 
+/**
+ * llms.txt (llmstxt.org): the H1, a summary blockquote, then short instructions for agents and file
+ * lists. It describes the product (from the homepage's content) as well as the API, and links every
+ * page's Markdown twin; llms-full.txt holds all of it in one file.
+ */
 export function buildLlmsTxt(site: Site): string {
   const { urls, content, config } = site
   const resourceLinks = PUBLIC_RESOURCE_IDS.map(
     (id) => `- [${content.resources[id].data.name}](${urls.resource(id)}): ${content.resources[id].data.description}`,
   )
+  const pageLinks = SITE_PAGES.map((page) => `- [${page.label}](${urls.markdown(page.key)}): Markdown of ${urls.page(page.key)}`)
   return [
-    `# ${PRODUCT_NAME} public agent API`,
+    `# ${PRODUCT_NAME}`,
     '',
-    `> ${PRODUCT_NAME} is a goal-execution and mentoring product. Its public agent surface is read-only and unauthenticated:`,
-    `> REST at ${urls.apiBase} and MCP (Streamable HTTP, protocol ${MCP_PROTOCOL_VERSION}, stateless) at ${urls.mcp}.`,
-    '> It exposes product, developer and agent-integration metadata only; no private data, no writes.',
+    `> ${content.home.data.description}`,
+    `> Its public agent surface is read-only and unauthenticated: REST at ${urls.apiBase} and MCP (Streamable HTTP,`,
+    `> protocol ${MCP_PROTOCOL_VERSION}, stateless) at ${urls.mcp}. It exposes product, developer and agent-integration metadata only.`,
     '',
-    `- No API key, token or OAuth scope is needed. Quota: ${QUOTA.requestsPerWindow} requests per ${QUOTA.windowSeconds} s per client IP, burst ${QUOTA.burst}, shared by REST and MCP.`,
-    `- Stable resource ids: ${PUBLIC_RESOURCE_IDS.join(', ')}; MCP URIs ${config.serviceName}://public/<id>.`,
-    `- Contract version ${CONTRACT_VERSION}, sent as the API-Version header.`,
+    '## Instructions for agents',
+    '',
+    `- Ask REST for JSON: start at ${urls.capabilities}, then ${urls.resources}. Or connect an MCP client to ${urls.mcp}`,
+    `  (tools ${config.serviceName}.get_public_capabilities, ${config.serviceName}.list_public_resources, ${config.serviceName}.read_public_resource).`,
+    `- No API key, token or OAuth scope is needed. Quota: ${QUOTA.capacity} requests at once per client IP, refilled at`,
+    `  ${QUOTA.refillPerSecond} per second, shared by REST and MCP; on 429 wait Retry-After seconds. Documents like this one cost no quota.`,
+    '- Errors are application/problem+json (REST) or JSON-RPC errors (MCP) with a code, a detail and a resolution: follow the resolution.',
+    '- Not available: accounts, sign-in, writes, or any user\'s goals, tasks, mentor rooms or billing.',
+    `- Every page answers Markdown when asked with Accept: text/markdown, or at its .md URL below. Contract version ${CONTRACT_VERSION}.`,
+    '',
+    '## Pages',
+    ...pageLinks,
     '',
     '## API',
     `- [OpenAPI 3.1.1 description](${urls.openapi}): REST operations, schemas, errors`,
     `- [Capabilities](${urls.capabilities}): machine-readable catalog, limits, versioning, authorization`,
     `- [Resource catalog](${urls.resources}): stable public resources`,
     `- [Health](${urls.health}): liveness and posture`,
+    `- [API catalog](${urls.apiCatalog}): RFC 9727 linkset of the APIs and their descriptions`,
     '',
     '## Resources',
     ...resourceLinks,
     '',
     '## MCP',
-    `- [MCP server card](${urls.mcpServerCard}): endpoint, transport, protocol versions`,
+    `- [MCP server card](${urls.mcpServerCardAtEndpoint}): name, version, endpoint, protocol versions`,
     `- [MCP manifest](${urls.mcpManifest}): server card plus capabilities`,
     `- [MCP client configuration](${urls.mcpCompatibility}): paste into an MCP client`,
+    `- [MCP Registry entry](${urls.mcpRegistryServer}): server.json for the official MCP Registry`,
     '',
     '## Docs',
     `- [Developer index](${urls.developers}): entry points, errors, limits, versioning, boundaries`,
+    `- [Agent skill](${urls.agentSkill}): how an agent should use this API (listed in ${urls.agentSkills})`,
+    `- [AI catalog](${urls.aiCatalog}): the server card, the OpenAPI description and the skill, with urn:air identifiers`,
     `- [Protected resource metadata](${urls.protectedResourceMetadata}): RFC 9728, no authorization servers, no scopes`,
     '',
     '## Optional',
-    `- [Pricing](${urls.pricing}): plans; free for individuals`,
-    `- [Contact](${urls.contact}): the team`,
+    `- [Everything in one file](${urls.llmsFull}): every page, the developer index and the resources as Markdown`,
     '',
   ].join('\n')
 }
@@ -66,15 +85,8 @@ export function buildRobotsTxt(site: Site): string {
   if (site.config.noindex) {
     return ['# Preview deployment: not for indexing.', 'User-agent: *', 'Disallow: /', ''].join('\n')
   }
-  return [
-    'User-agent: *',
-    'Allow: /',
-    // The login page only hands off to the product app: nothing to index there.
-    'Disallow: /login',
-    '',
-    `Sitemap: ${site.urls.sitemap}`,
-    '',
-  ].join('\n')
+  // Content-Signal sits in the group (Cloudflare's format); Agentmap and Sitemap are records of their own.
+  return ['User-agent: *', `Content-Signal: ${site.config.contentSignal}`, 'Allow: /', '', `Agentmap: ${site.urls.aiCatalog}`, `Sitemap: ${site.urls.sitemap}`, ''].join('\n')
 }
 
 /** The Markdown page a problem `type` URI resolves to. */

@@ -45,4 +45,7 @@ export const CONTENT_TYPES = {
   html: 'text/html; charset=utf-8',
   openapi: 'application/vnd.oai.openapi+json',
   serverCard: 'application/mcp-server-card+json',
+  aiCatalog: 'application/ai-catalog+json',
+  /** RFC 9727 §4.2: the API catalog is a linkset with the api-catalog profile. */
+  apiCatalog: 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
 } as const

@@ -7,6 +7,7 @@ import type { CallToolResult, ListResourcesResult, ListToolsResult, ReadResource
 import { z } from 'zod'
 import { PRODUCT_NAME, PUBLIC_RESOURCE_IDS, RESOURCE_MIME_TYPE } from '../contract/constants.ts'
 import { AGENT_OPERATIONS, type AgentOperation } from '../contract/operations.ts'
+import { JSON_SCHEMA_OPTIONS } from '../contract/schemas.ts'
 import { buildAgentCatalog, getAgentCatalog, operationAnswers, resourceUri, type AgentCatalog, type OperationAnswer } from '../agent/catalog.ts'
 import { perSite, type Site } from '../site.ts'
 import { buildMcpServerIdentity } from './identity.ts'
@@ -15,7 +16,7 @@ import type { JsonObject } from './protocol.ts'
 export type McpCatalog = ReturnType<typeof buildMcpCatalog>
 
 function toJsonSchema(schema: z.ZodType): JsonObject {
-  return z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'throw' }) as JsonObject
+  return z.toJSONSchema(schema, JSON_SCHEMA_OPTIONS) as JsonObject
 }
 
 const TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const

@@ -4,7 +4,7 @@
  * canonical URL of each page is in its metadata (lib/pages/content-pages.ts).
  */
 import { DOCUMENT_PATHS } from '../discovery/document-paths.ts'
-import { sitePage } from './site-pages.ts'
+import { type PageKey, SITE_PAGES, sitePage } from './site-pages.ts'
 
 export interface NavLink {
   label: string
@@ -13,11 +13,11 @@ export interface NavLink {
   path?: string
 }
 
-const page = (label: string, key: Parameters<typeof sitePage>[0]): NavLink => ({ label, href: sitePage(key).path, path: sitePage(key).path })
+const page = (key: PageKey): NavLink => ({ label: sitePage(key).label, href: sitePage(key).path, path: sitePage(key).path })
 
 /** Header navigation: the visitor's next steps, then the developer entry point. */
 export function headerLinks(): NavLink[] {
-  return [page('Pricing', 'pricing'), page('Contact', 'contact'), page('Log in', 'login'), { label: 'Developers', href: DOCUMENT_PATHS.developers }]
+  return [page('pricing'), page('contact'), page('login'), { label: 'Developers', href: DOCUMENT_PATHS.developers }]
 }
 
 /** Footer groups: the product pages and the machine-readable entry points for agents. */
@@ -25,7 +25,7 @@ export function footerGroups(): Array<{ heading: string; links: NavLink[] }> {
   return [
     {
       heading: 'Product',
-      links: [page('Home', 'home'), page('Pricing', 'pricing'), page('Contact', 'contact'), page('Log in', 'login')],
+      links: SITE_PAGES.map((entry) => page(entry.key)),
     },
     {
       heading: 'Developers and agents',

@@ -12,6 +12,8 @@ import { NOT_FOUND_TWIN, type TwinKey } from './site-pages.ts'
 export function pageLinkHeader(urls: SiteUrls, key: TwinKey): string {
   const describedBy = `<${urls.llms}>; rel="describedby"; type="text/plain"`
   if (key === NOT_FOUND_TWIN) return describedBy
+  // Lighthouse's ARD audit and ARD clients find the AI Catalog through this relation on any page.
+  const aiCatalog = `<${urls.aiCatalog}>; rel="ai-catalog"; type="${CONTENT_TYPES.aiCatalog}"`
   const links =
     key === 'home'
       ? [
@@ -22,8 +24,10 @@ export function pageLinkHeader(urls: SiteUrls, key: TwinKey): string {
           `<${urls.mcpServerCardAtEndpoint}>; rel="service-desc"; type="${CONTENT_TYPES.serverCard}"; title="MCP server card"`,
           describedBy,
           `<${urls.health}>; rel="status"; type="application/json"`,
+          `<${urls.apiCatalog}>; rel="api-catalog"; type="application/linkset+json"`,
+          aiCatalog,
         ]
-      : [`<${urls.markdown(key)}>; rel="alternate"; type="text/markdown"`, describedBy]
+      : [`<${urls.markdown(key)}>; rel="alternate"; type="text/markdown"`, describedBy, aiCatalog]
   return [...links, `<${urls.page(key)}>; rel="canonical"`].join(', ')
 }
 

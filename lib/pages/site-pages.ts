@@ -1,14 +1,14 @@
 /**
- * The site's pages, listed once: each page's HTML path and the path of its Markdown twin. The React
+ * The site's pages, listed once: each page's link label, HTML path and the path of its Markdown twin. The React
  * pages, the twin route (app/md/[page]), the proxy's negotiation, next.config's headers and
  * rewrites, npm start, the sitemap and llms.txt all read this list.
  */
 
 export const SITE_PAGES = [
-  { key: 'home', path: '/', markdownPath: '/index.md' },
-  { key: 'pricing', path: '/pricing', markdownPath: '/pricing.md' },
-  { key: 'contact', path: '/contact', markdownPath: '/contact.md' },
-  { key: 'login', path: '/login', markdownPath: '/login.md' },
+  { key: 'home', label: 'Home', path: '/', markdownPath: '/index.md' },
+  { key: 'pricing', label: 'Pricing', path: '/pricing', markdownPath: '/pricing.md' },
+  { key: 'contact', label: 'Contact', path: '/contact', markdownPath: '/contact.md' },
+  { key: 'login', label: 'Log in', path: '/login', markdownPath: '/login.md' },
 ] as const
 
 export type SitePage = (typeof SITE_PAGES)[number]

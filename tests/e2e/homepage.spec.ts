@@ -12,6 +12,8 @@ const LINK =
   `<${BASE}/mcp/server-card>; rel="service-desc"; type="application/mcp-server-card+json"; title="MCP server card", ` +
   `<${BASE}/llms.txt>; rel="describedby"; type="text/plain", ` +
   `<${BASE}/api/agent/v1/health>; rel="status"; type="application/json", ` +
+  `<${BASE}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json", ` +
+  `<${BASE}/.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json", ` +
   `<${BASE}/>; rel="canonical"`
 const CACHE_CONTROL = 'public, max-age=0, must-revalidate, s-maxage=86400'
 const MARKDOWN_START = '---\ntitle: Cadence — goals that get done'

@@ -16,6 +16,8 @@ const STANDARD_IDENTIFIERS = new Set([
   'https://spec.openapis.org/oas/3.1/dialect/base',
   'http://www.sitemaps.org/schemas/sitemap/0.9',
   'https://json-schema.org/draft/2020-12/schema',
+  'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
+  'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
 ])
 
 const PUBLISHED_PATHS = [
@@ -104,9 +106,9 @@ describe.each<{ label: string; build: SiteBuildName; base: string; noindex: bool
   it(`publishes every URL under ${base}`, async () => {
     const urls = await collectUrls(site)
     expect(urls.length).toBeGreaterThan(50)
-    // The login page hands off to the product app: its links are the only ones elsewhere.
+    // The login page hands off to the product app (and llms-full.txt holds the login page): its links are the only ones elsewhere.
     const appUrl = parseConfig(SITE_BUILDS[build]).appUrl
-    const handOff = ({ path, url }: { path: string; url: string }) => path.startsWith('/login') && url.startsWith(`${appUrl}/`)
+    const handOff = ({ path, url }: { path: string; url: string }) => (path.startsWith('/login') || path === '/llms-full.txt') && url.startsWith(`${appUrl}/`)
     const outside = urls.filter((entry) => entry.url !== base && !entry.url.startsWith(`${base}/`) && !handOff(entry))
     expect(outside).toEqual([])
   })
@@ -116,7 +118,7 @@ describe.each<{ label: string; build: SiteBuildName; base: string; noindex: bool
     if (noindex) {
       expect(robots).toBe('# Preview deployment: not for indexing.\nUser-agent: *\nDisallow: /\n')
     } else {
-      expect(robots).toBe(`User-agent: *\nAllow: /\nDisallow: /login\n\nSitemap: ${base}/sitemap.xml\n`)
+      expect(robots).toBe(`User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n\nAgentmap: ${base}/.well-known/ai-catalog.json\nSitemap: ${base}/sitemap.xml\n`)
     }
     for (const path of ['/robots.txt', '/openapi.json', '/api/agent/v1/health', '/llms.txt', '/no-such-page', '/', '/pricing.md']) {
       const response = await site.fetch(path)

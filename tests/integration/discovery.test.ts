@@ -7,9 +7,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createHash } from 'node:crypto'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { expectedMarkdown, readJson } from '../support/http.ts'
+import { McpRegistryServerSchema } from '../support/mcp-registry.ts'
 import { postLegacy, postModern } from '../support/mcp-http.ts'
 import { projectRoot } from '../support/paths.ts'
 import { startSite, type RunningSite } from '../support/site-server.ts'
@@ -36,6 +38,13 @@ const DOCUMENTS = [
   ['/mcp.json', 'application/json'],
   ['/.well-known/oauth-protected-resource', 'application/json'],
   ['/problems/agent_resource_not_found', 'text/markdown; charset=utf-8'],
+  ['/llms-full.txt', 'text/plain; charset=utf-8'],
+  ['/mcp/server.json', 'application/json'],
+  ['/.well-known/ai-catalog.json', 'application/ai-catalog+json'],
+  ['/.well-known/ard.json', 'application/ai-catalog+json'],
+  ['/.well-known/api-catalog', 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'],
+  ['/.well-known/agent-skills/index.json', 'application/json'],
+  ['/.well-known/agent-skills/cadence-public-api/SKILL.md', 'text/markdown; charset=utf-8'],
 ] as const
 
 describe('every discovery document', () => {
@@ -83,9 +92,9 @@ describe('every discovery document', () => {
 })
 
 describe('/robots.txt', () => {
-  it('allows everything public, keeps /login out and names the sitemap', async () => {
+  it('allows everything the sitemap lists, states the content signals and names the AI Catalog and the sitemap', async () => {
     expect(await (await site.fetch('/robots.txt')).text()).toBe(
-      `User-agent: *\nAllow: /\nDisallow: /login\n\nSitemap: ${BASE}/sitemap.xml\n`,
+      `User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n\nAgentmap: ${BASE}/.well-known/ai-catalog.json\nSitemap: ${BASE}/sitemap.xml\n`,
     )
   })
 })
@@ -108,18 +117,56 @@ describe('/sitemap.xml', () => {
 })
 
 describe('/llms.txt', () => {
-  it('follows the llms.txt structure: H1, summary blockquote, no headings before the first H2, link lists', async () => {
+  it('follows the llms.txt structure: H1, summary blockquote, instructions for agents, then link lists', async () => {
     const lines = (await (await site.fetch('/llms.txt')).text()).split('\n')
-    expect(lines[0]).toBe('# Cadence public agent API')
-    expect(lines[2]?.startsWith('> ')).toBe(true)
+    expect(lines[0]).toBe('# Cadence')
+    expect(lines[2]).toBe(
+      '> Cadence turns an ambitious goal into a weekly plan, keeps you moving with short check-ins, and brings a mentor in the moment you are stuck.',
+    )
     const firstH2 = lines.findIndex((line) => line.startsWith('## '))
     expect(lines.slice(1, firstH2).some((line) => line.startsWith('#'))).toBe(false)
-    expect(lines.filter((line) => line.startsWith('## '))).toEqual(['## API', '## Resources', '## MCP', '## Docs', '## Optional'])
-    for (const line of lines.slice(firstH2).filter((l) => l.startsWith('- '))) {
+    expect(lines.filter((line) => line.startsWith('## '))).toEqual(['## Instructions for agents', '## Pages', '## API', '## Resources', '## MCP', '## Docs', '## Optional'])
+    const lists = lines.slice(lines.indexOf('## Pages'))
+    for (const line of lists.filter((l) => l.startsWith('- '))) {
       expect(line).toMatch(/^- \[[^\]]+\]\(https:\/\/agents\.example\.com\/[^)]*\)(: .+)?$/)
     }
-    expect(lines).toContain(`- [OpenAPI 3.1.1 description](${BASE}/openapi.json): REST operations, schemas, errors`)
-    expect(lines).toContain(`- [Pricing](${BASE}/pricing): plans; free for individuals`)
+    const instructions = lines.slice(lines.indexOf('## Instructions for agents'), lines.indexOf('## Pages')).join('\n')
+    expect(instructions).toContain('150 requests at once per client IP, refilled at\n  2 per second')
+    expect(instructions).toContain(`connect an MCP client to ${BASE}/mcp`)
+    expect(instructions).toContain('Not available: accounts, sign-in, writes')
+    expect(lines).toEqual(expect.arrayContaining([
+      `- [Home](${BASE}/index.md): Markdown of ${BASE}/`,
+      `- [Pricing](${BASE}/pricing.md): Markdown of ${BASE}/pricing`,
+      `- [Contact](${BASE}/contact.md): Markdown of ${BASE}/contact`,
+      `- [Log in](${BASE}/login.md): Markdown of ${BASE}/login`,
+      `- [OpenAPI 3.1.1 description](${BASE}/openapi.json): REST operations, schemas, errors`,
+      `- [Everything in one file](${BASE}/llms-full.txt): every page, the developer index and the resources as Markdown`,
+    ]))
+  })
+
+  it('every link resolves on the site itself', async () => {
+    const body = await (await site.fetch('/llms.txt')).text()
+    for (const [, url] of body.matchAll(/\]\((https:\/\/agents\.example\.com[^)]*)\)/g)) {
+      const response = await site.fetch(new URL(url ?? '').pathname)
+      expect(response.status, url).toBe(200)
+    }
+  })
+})
+
+describe('/llms-full.txt', () => {
+  it('holds every page\'s Markdown, the developer index and the three resources, each under its URL', async () => {
+    const body = await (await site.fetch('/llms-full.txt')).text()
+    expect(body.startsWith('# Cadence: the public corpus\n\n> Every page of')).toBe(true)
+    const sources = [...body.matchAll(/^---\n\nSource: (\S+)\n/gm)].map((match) => match[1])
+    expect(sources).toEqual([
+      `${BASE}/`, `${BASE}/pricing`, `${BASE}/contact`, `${BASE}/login`, `${BASE}/developers.md`,
+      `${BASE}/api/agent/v1/resources/product-overview`, `${BASE}/api/agent/v1/resources/developer-resources`, `${BASE}/api/agent/v1/resources/agent-boundaries`,
+    ])
+    const developers = await (await site.fetch('/developers.md')).text()
+    expect(body).toContain(developers.trim())
+    const pricing = await (await site.fetch('/pricing.md')).text()
+    expect(body).toContain(pricing.slice(pricing.indexOf('# Pricing')).trim())
+    expect(body).not.toContain('\ntitle: ')
   })
 })
 
@@ -182,6 +229,109 @@ describe('MCP discovery documents', () => {
   })
 })
 
+describe('agent discovery documents of 2026', () => {
+  const tools = ['service.get_public_capabilities', 'service.list_public_resources', 'service.read_public_resource']
+  const skillDescription =
+    "Read Cadence's public, read-only agent API (REST and MCP) to answer questions about the product, its plans, its developer resources and its agent boundaries. Use when asked what Cadence is or how to integrate with it."
+
+  it('the AI Catalog lists the MCP server card, the OpenAPI description and the skill under urn:air identifiers, at both well-known names', async () => {
+    const catalog = {
+      specVersion: '1.0',
+      host: { displayName: 'Cadence', documentationUrl: `${BASE}/developers.md` },
+      entries: [
+        {
+          identifier: 'urn:air:com.example.agents:cadence:mcp-server',
+          displayName: 'Cadence MCP server',
+          type: 'application/mcp-server-card+json',
+          url: `${BASE}/mcp/server-card`,
+          description: 'Read-only Cadence product, developer and agent-integration metadata. No auth.',
+          version: '2026-08-25',
+          tags: ['mcp', 'read-only', 'no-auth', 'goal-execution', 'mentoring'],
+          capabilities: tools,
+          representativeQueries: ['What is Cadence and what does it cost?', "How do I integrate with Cadence's public API?", 'What may an AI agent do with Cadence?'],
+        },
+        {
+          identifier: 'urn:air:com.example.agents:cadence:rest-api',
+          displayName: 'Cadence Public Agent API',
+          type: 'application/vnd.oai.openapi+json',
+          url: `${BASE}/openapi.json`,
+          description: "Read-only REST API with Cadence's capability catalog and public resources (OpenAPI 3.1.1).",
+          version: '2026-08-25',
+          tags: ['rest', 'openapi', 'read-only', 'no-auth'],
+          capabilities: ['getAgentHealth', 'getPublicCapabilities', 'listPublicResources', 'getPublicResource'],
+          representativeQueries: ['Cadence OpenAPI description', 'Cadence public resources and capabilities over REST'],
+        },
+        {
+          identifier: 'urn:air:com.example.agents:cadence:cadence-public-api',
+          displayName: "Using Cadence's public agent API",
+          type: 'text/markdown; profile="urn:air:agent-skills"',
+          url: `${BASE}/.well-known/agent-skills/cadence-public-api/SKILL.md`,
+          description: skillDescription,
+          tags: ['agent-skill', 'rest', 'mcp'],
+          representativeQueries: ["How should an agent call Cadence's API?", 'Cadence API quota and errors'],
+        },
+      ],
+    }
+    expect(await readJson(await site.fetch('/.well-known/ai-catalog.json'))).toEqual(catalog)
+    expect(await (await site.fetch('/.well-known/ard.json')).text()).toBe(await (await site.fetch('/.well-known/ai-catalog.json')).text())
+    // Each entry resolves to a document of the type it announces.
+    for (const entry of catalog.entries) {
+      const response = await site.fetch(new URL(entry.url).pathname)
+      expect(response.status, entry.url).toBe(200)
+      expect(response.headers.get('content-type'), entry.url).toBe(entry.type.startsWith('text/markdown') ? 'text/markdown; charset=utf-8' : entry.type)
+    }
+  })
+
+  it('the RFC 9727 API catalog links each API to its description, its documentation and its status', async () => {
+    expect(await readJson(await site.fetch('/.well-known/api-catalog'))).toEqual({
+      linkset: [
+        {
+          anchor: `${BASE}/api/agent/v1`,
+          'service-desc': [{ href: `${BASE}/openapi.json`, type: 'application/vnd.oai.openapi+json' }],
+          'service-doc': [{ href: `${BASE}/developers.md`, type: 'text/markdown' }],
+          status: [{ href: `${BASE}/api/agent/v1/health`, type: 'application/json' }],
+        },
+        {
+          anchor: `${BASE}/mcp`,
+          'service-desc': [{ href: `${BASE}/mcp/server-card`, type: 'application/mcp-server-card+json' }],
+          'service-doc': [{ href: `${BASE}/developers.md`, type: 'text/markdown' }],
+        },
+      ],
+    })
+  })
+
+  it('the Agent Skills index lists the skill with the sha256 digest of the bytes served at its URL', async () => {
+    const index = (await readJson(await site.fetch('/.well-known/agent-skills/index.json'))) as { skills: { url: string; digest: string }[] }
+    const skill = await (await site.fetch('/.well-known/agent-skills/cadence-public-api/SKILL.md')).arrayBuffer()
+    const digest = `sha256:${createHash('sha256').update(Buffer.from(skill)).digest('hex')}`
+    expect(index).toEqual({
+      $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
+      skills: [{ name: 'cadence-public-api', type: 'skill-md', description: skillDescription, url: `${BASE}/.well-known/agent-skills/cadence-public-api/SKILL.md`, digest }],
+    })
+    const text = Buffer.from(skill).toString('utf8')
+    expect(text.startsWith(`---\nname: cadence-public-api\ndescription: ${skillDescription}\n---\n# Using Cadence's public agent API\n`)).toBe(true)
+    expect(text).toContain('150 requests at once,\nrefilled at 2 per second')
+    expect(text).toContain(`\`POST ${BASE}/mcp\`, protocol \`2026-07-28\``)
+    expect(text).not.toContain('{{')
+  })
+
+  it('server.json is a valid MCP Registry entry for this remote server, named as the card and server/discover name it', async () => {
+    const entry = await readJson(await site.fetch('/mcp/server.json'))
+    expect(entry).toEqual({
+      $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
+      name: 'com.example.agents/cadence',
+      title: 'Cadence',
+      description: 'Read-only Cadence product, developer and agent-integration metadata. No auth.',
+      version: '2026-08-25',
+      websiteUrl: `${BASE}/`,
+      remotes: [{ type: 'streamable-http', url: `${BASE}/mcp` }],
+    })
+    expect(McpRegistryServerSchema.safeParse(entry).error?.issues).toBeUndefined()
+    const discovered = (await postModern(site, 'server/discover')).json.result._meta['io.modelcontextprotocol/serverInfo']
+    expect(discovered).toEqual({ name: 'com.example.agents/cadence', title: 'Cadence', version: '2026-08-25' })
+  })
+})
+
 describe('MCP_SERVER_NAME', () => {
   it('names the server in the card, the manifest, server/discover and the legacy initialize alike', { timeout: 240_000 }, async () => {
     // The preview build is made with MCP_SERVER_NAME=io.github.cadence/agents.
@@ -217,6 +367,9 @@ describe('/openapi.json', () => {
 
   it('is OpenAPI 3.1.1 with document version 2026-08-25, no security anywhere, and the authenticated API not public', () => {
     expect(document.openapi).toBe('3.1.1')
+    // No jsonSchemaDialect (3.1's default): validators that copy it into each schema cannot resolve it.
+    expect(document).not.toHaveProperty('jsonSchemaDialect')
+    expect(JSON.stringify(document)).not.toContain('"additionalProperties":{}')
     expect(document.info.version).toBe('2026-08-25')
     expect(document.security).toEqual([])
     expect(document.servers).toEqual([{ url: BASE, description: expect.any(String) }])

@@ -24,10 +24,12 @@ const EXPECTED_LINK: Record<string, string> = {
     `<${BASE}/mcp/server-card>; rel="service-desc"; type="application/mcp-server-card+json"; title="MCP server card", ` +
     `<${BASE}/llms.txt>; rel="describedby"; type="text/plain", ` +
     `<${BASE}/api/agent/v1/health>; rel="status"; type="application/json", ` +
+    `<${BASE}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json", ` +
+    `<${BASE}/.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json", ` +
     `<${BASE}/>; rel="canonical"`,
-  '/pricing': `<${BASE}/pricing.md>; rel="alternate"; type="text/markdown", <${BASE}/llms.txt>; rel="describedby"; type="text/plain", <${BASE}/pricing>; rel="canonical"`,
-  '/contact': `<${BASE}/contact.md>; rel="alternate"; type="text/markdown", <${BASE}/llms.txt>; rel="describedby"; type="text/plain", <${BASE}/contact>; rel="canonical"`,
-  '/login': `<${BASE}/login.md>; rel="alternate"; type="text/markdown", <${BASE}/llms.txt>; rel="describedby"; type="text/plain", <${BASE}/login>; rel="canonical"`,
+  '/pricing': `<${BASE}/pricing.md>; rel="alternate"; type="text/markdown", <${BASE}/llms.txt>; rel="describedby"; type="text/plain", <${BASE}/.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json", <${BASE}/pricing>; rel="canonical"`,
+  '/contact': `<${BASE}/contact.md>; rel="alternate"; type="text/markdown", <${BASE}/llms.txt>; rel="describedby"; type="text/plain", <${BASE}/.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json", <${BASE}/contact>; rel="canonical"`,
+  '/login': `<${BASE}/login.md>; rel="alternate"; type="text/markdown", <${BASE}/llms.txt>; rel="describedby"; type="text/plain", <${BASE}/.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json", <${BASE}/login>; rel="canonical"`,
 }
 
 const EXPECTED_FRONTMATTER: Record<string, string> = {

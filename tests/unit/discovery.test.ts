@@ -35,7 +35,7 @@ describe('OpenAPI builder', () => {
     const schemas = buildComponentSchemas()
     expect(Object.keys(schemas).sort()).toEqual(Object.keys(document.components.schemas).sort())
     expect(schemas.AgentHealth).toMatchObject({ additionalProperties: false, required: expect.arrayContaining(['service', 'status', 'mcp']) })
-    expect(schemas.AgentResourceDescriptor).toMatchObject({ additionalProperties: {} })
+    expect(schemas.AgentResourceDescriptor).toMatchObject({ additionalProperties: true })
     expect(schemas.ProblemDetails).toMatchObject({ properties: { type: { format: 'uri-reference' } } })
     expect(JSON.stringify(schemas)).not.toContain('"$schema"')
     // The converted schema accepts what zod accepts.

@@ -15,7 +15,9 @@ const rest = buildAgentCatalog(site)
 const mcp = buildMcpCatalog(site, rest)
 const validator = new AjvJsonSchemaValidator()
 const toolOperations = AGENT_OPERATIONS.filter((operation) => operation.mcpTool !== null)
-const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' })
+/** The contract schema as JSON Schema, with `additionalProperties: true` (not `{}`) wherever extras are allowed. */
+const jsonSchema = (schema: z.ZodType) =>
+  JSON.parse(JSON.stringify(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' })).replaceAll('"additionalProperties":{}', '"additionalProperties":true'))
 
 describe('MCP tools derived from AGENT_OPERATIONS', () => {
   it('lists one tool per operation with an mcpTool, in table order', () => {
