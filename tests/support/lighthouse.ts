@@ -26,7 +26,8 @@ export interface LighthouseReport {
 
 const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
-export async function runLighthouse(url: string, categories: LighthouseCategory[]): Promise<LighthouseReport> {
+/** `extraChromeFlags`: e.g. host-resolver rules that send the site's public host name to a loopback server. */
+export async function runLighthouse(url: string, categories: LighthouseCategory[], extraChromeFlags: string[] = []): Promise<LighthouseReport> {
   const dir = mkdtempSync(path.join(tmpdir(), 'lighthouse-'))
   const output = path.join(dir, 'report.json')
   try {
@@ -40,7 +41,7 @@ export async function runLighthouse(url: string, categories: LighthouseCategory[
           '--output=json',
           `--output-path=${output}`,
           `--only-categories=${categories.join(',')}`,
-          `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
+          `--chrome-flags=${[...CHROME_FLAGS, ...extraChromeFlags].join(' ')}`,
         ],
         { env: { ...process.env, CHROME_PATH: '/usr/bin/chromium' }, stdio: ['ignore', 'pipe', 'pipe'] },
       )

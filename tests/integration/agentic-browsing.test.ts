@@ -1,0 +1,38 @@
+/**
+ * Lighthouse 13.5's Agentic Browsing category on the built site, seen at its https base URL: every
+ * applicable audit passes on / and /pricing, and the AI Catalog audit applies (it finds the catalog).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { failingAudits, runLighthouse } from '../support/lighthouse.ts'
+import { startSite, type RunningSite } from '../support/site-server.ts'
+import { startTlsFront, type TlsFront } from '../support/tls-front.ts'
+
+const BASE = 'https://agents.example.com'
+let site: RunningSite
+let front: TlsFront
+
+beforeAll(async () => {
+  site = await startSite()
+  front = await startTlsFront(new URL(BASE).hostname, site.origin)
+}, 240_000)
+afterAll(async () => {
+  await front?.close()
+  await site?.stop()
+})
+
+describe.each(['/', '/pricing'])('Agentic Browsing on %s', (pagePath) => {
+  it('passes every applicable audit, the AI Catalog schema audit among them', { timeout: 180_000 }, async () => {
+    const report = await runLighthouse(`${BASE}${pagePath}`, ['agentic-browsing'], front.chromeFlags)
+    const audits = report.categories['agentic-browsing']?.auditRefs.map((ref) => report.audits[ref.id]) ?? []
+    expect(audits.map((audit) => audit?.id)).toEqual(expect.arrayContaining(['ard-schema', 'llms-txt']))
+    expect(report.audits['ard-schema']?.scoreDisplayMode).not.toBe('notApplicable')
+    expect(report.audits['llms-txt']?.scoreDisplayMode).not.toBe('notApplicable')
+    // The OpenAPI entry's media type is not one of ARD's discovery types: a low-severity note, not an error.
+    const ard = report.audits['ard-schema'] as { score: number; details?: { items: Array<{ element: string; issue: string }> } }
+    expect(ard.details?.items ?? []).toEqual([
+      { element: 'Cadence Public Agent API', issue: expect.stringContaining("Media type 'application/vnd.oai.openapi+json' is not one of standard discovery types"), severity: 'Low' },
+    ])
+    expect(ard.score).toBe(0.9)
+    expect(failingAudits(report, 'agentic-browsing').filter((line) => !line.startsWith('ard-schema:'))).toEqual([])
+  })
+})
