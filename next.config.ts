@@ -1,6 +1,8 @@
 import type { NextConfig } from 'next'
 import { writeBuildRecord } from './lib/build-record.ts'
 import { exitOnConfigError, loadEnvFiles } from './lib/env-files.ts'
+import type { HeaderList } from './lib/http/headers.ts'
+import { PAGE_SECURITY_HEADERS, RESOURCE_SECURITY_HEADERS, siteWideHeaders } from './lib/http/security-headers.ts'
 import { pageHeaders } from './lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/pages/site-pages.ts'
 import { getSite } from './lib/site.ts'
@@ -39,14 +41,14 @@ const nextConfig: NextConfig = {
   async headers() {
     // Pages cannot set headers themselves: both representations of a page (its HTML here, its twin at
     // the `.md` URL) get the same Vary, Link and cache policy from lib/pages/page-headers.ts.
-    const pages = SITE_PAGES.flatMap((page) =>
-      [page.path, page.markdownPath].map((source) => ({
-        source,
-        headers: pageHeaders(site, page.key).map(([key, value]) => ({ key, value })),
-      })),
-    )
-    const noindex = site.config.noindex ? [{ source: '/:path*', headers: [{ key: 'X-Robots-Tag', value: 'noindex' }] }] : []
-    return [...pages, ...noindex]
+    // The HTML also gets the page security headers (its CSP is added after the build: lib/pages/page-csp.ts).
+    const list = (headers: HeaderList) => headers.map(([key, value]) => ({ key, value }))
+    const pages = SITE_PAGES.flatMap((page) => [
+      { source: page.path, headers: list([...pageHeaders(site, page.key), ...PAGE_SECURITY_HEADERS]) },
+      { source: page.markdownPath, headers: list([...pageHeaders(site, page.key), ...RESOURCE_SECURITY_HEADERS]) },
+    ])
+    const siteWide = siteWideHeaders(site.config)
+    return [...pages, ...(siteWide.length > 0 ? [{ source: '/:path*', headers: list(siteWide) }] : [])]
   },
   async rewrites() {
     return {

@@ -17,6 +17,7 @@ import {
 import { checkContentOrExit } from '../lib/content/check.ts'
 import { loadSettingsOrExit } from '../lib/env-files.ts'
 import { isCorsPreflight, staticPreflightResponse } from '../lib/http/cors.ts'
+import { siteWideHeaders } from '../lib/http/security-headers.ts'
 import { isFetchForbiddenMethod, serveWithWebHandler, writeWebResponse } from '../lib/http/node-adapter.ts'
 import { isAgentApiPath, matchDynamicRoute } from '../lib/server/direct-routes.ts'
 import { BodyBudget } from '../lib/http/body-budget.ts'
@@ -44,6 +45,7 @@ const staticOutput = StaticOutput.load(distDir, site)
 const resolveClientAddress = createClientAddressResolver(config.trustProxy)
 markClientAddressResolvedByServer()
 
+const siteWide = siteWideHeaders(config)
 const bodyBudget = new BodyBudget(BODY_BUDGET.limitBytes, BODY_BUDGET.freeBytesPerBody)
 // The agent API's answers are written here, not by Next: they go compressed (lib/http/compression.ts).
 compressAnswersHere()
@@ -55,7 +57,7 @@ await app.prepare()
 // Slow or stalled clients are cut off; Upgrade requests are answered as HTTP/1.1 (lib/server/server-options.ts).
 const server = createSiteServer((request, response) => {
   overwriteClientAddressHeaders(request, resolveClientAddress(request.socket.remoteAddress, request.headers[FORWARDED_FOR_HEADER]))
-  if (config.noindex) response.setHeader('X-Robots-Tag', 'noindex')
+  for (const [name, value] of siteWide) response.setHeader(name, value)
   request.url = toOriginForm(request.url)
   const pathname = request.url.split('?')[0] ?? '/'
   if (!isDecodable(pathname) && !isAgentApiPath(pathname)) {

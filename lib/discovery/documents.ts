@@ -7,6 +7,7 @@
 import { fillTemplate } from '../content/load.ts'
 import type { ProblemCode } from '../contract/problems.ts'
 import { CACHE_CONTROL, CONTENT_TYPES, CORS_HEADERS, type HeaderList } from '../http/headers.ts'
+import { RESOURCE_SECURITY_HEADERS } from '../http/security-headers.ts'
 import { staticResponse } from '../http/static-response.ts'
 import { getSite, type Site } from '../site.ts'
 import type { DocumentName } from './document-paths.ts'
@@ -59,7 +60,7 @@ export const DOCUMENTS = {
 
 export type { DocumentName }
 
-const DOCUMENT_HEADERS: HeaderList = [['Cache-Control', CACHE_CONTROL.document], ['X-Content-Type-Options', 'nosniff'], ...CORS_HEADERS]
+const DOCUMENT_HEADERS: HeaderList = [['Cache-Control', CACHE_CONTROL.document], ...CORS_HEADERS, ...RESOURCE_SECURITY_HEADERS]
 
 /** The text of a document as served. */
 export function buildDocument(name: DocumentName, site: Site = getSite()): string {

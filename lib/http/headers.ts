@@ -3,6 +3,7 @@
  * version, CORS for any origin (decisions.md) and the caching rules of API answers.
  */
 import { API_VERSION_HEADER, CONTRACT_VERSION, RATE_LIMIT_HEADER_NAMES } from '../contract/constants.ts'
+import { RESOURCE_SECURITY_HEADERS } from './security-headers.ts'
 
 export type HeaderList = ReadonlyArray<readonly [string, string]>
 
@@ -34,7 +35,7 @@ export const CACHE_CONTROL = {
 } as const
 
 /** Every REST and MCP answer: the contract version, never stored by any cache (quota headers are per client). */
-export const API_HEADERS: HeaderList = [[API_VERSION_HEADER, CONTRACT_VERSION], ['Cache-Control', CACHE_CONTROL.api], ...CORS_HEADERS]
+export const API_HEADERS: HeaderList = [[API_VERSION_HEADER, CONTRACT_VERSION], ['Cache-Control', CACHE_CONTROL.api], ...CORS_HEADERS, ...RESOURCE_SECURITY_HEADERS]
 
 export const CONTENT_TYPES = {
   json: 'application/json',

@@ -4,6 +4,7 @@
  * site's Content Signals, plus the headers it shares with the page's HTML (lib/pages/page-headers.ts).
  */
 import { CONTENT_TYPES, CORS_HEADERS } from '../http/headers.ts'
+import { RESOURCE_SECURITY_HEADERS } from '../http/security-headers.ts'
 import { staticResponse } from '../http/static-response.ts'
 import { getSite } from '../site.ts'
 import { buildPageMarkdown } from './page-markdown.ts'
@@ -28,5 +29,6 @@ export function markdownTwinResponse(key: TwinKey): Response {
       ['Content-Signal', site.config.contentSignal],
     ],
     CORS_HEADERS,
+    RESOURCE_SECURITY_HEADERS,
   )
 }

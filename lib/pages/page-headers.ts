@@ -1,6 +1,7 @@
 /**
  * The headers both representations of a page carry (HTML and its Markdown twin): `Vary: Accept`, the
- * same `Link` relations and the same cache policy. next.config.ts sets them on the HTML pages (which
+ * same `Link` relations and the same cache policy. Security headers differ by representation
+ * (lib/http/security-headers.ts): the HTML gets the page set, the Markdown the API set. next.config.ts sets them on the HTML pages (which
  * cannot set headers themselves), the twin route sets them on the Markdown, and npm start on both.
  */
 import { CONTENT_TYPES, CACHE_CONTROL, type HeaderList } from '../http/headers.ts'
@@ -36,6 +37,5 @@ export function pageHeaders(site: Site, key: TwinKey): HeaderList {
     ['Vary', 'Accept'],
     ['Link', pageLinkHeader(site.urls, key)],
     ['Cache-Control', key === NOT_FOUND_TWIN ? CACHE_CONTROL.notFound : CACHE_CONTROL.page],
-    ['X-Content-Type-Options', 'nosniff'],
   ]
 }

@@ -9,6 +9,7 @@ import path from 'node:path'
 import { chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from '../http/compression.ts'
 import { ifNoneMatchMatches } from '../http/conditional.ts'
 import { CACHE_CONTROL, CONTENT_TYPES, READ_METHODS, type HeaderList } from '../http/headers.ts'
+import { PAGE_SECURITY_HEADERS, pageContentSecurityPolicy } from '../http/security-headers.ts'
 import { weakEtag } from '../http/static-response.ts'
 import { isPagePath, negotiatedTwin } from '../pages/negotiation.ts'
 import { pageHeaders } from '../pages/page-headers.ts'
@@ -52,7 +53,11 @@ function readEntry(appDir: string, route: string, site: Site): StaticEntry | nul
   let headers: Array<[string, string]>
   if (page || route === NOT_FOUND_ROUTE) {
     body = readFileSync(`${base}.html`)
-    const shared: HeaderList = page ? pageHeaders(site, page.key) : [['Cache-Control', CACHE_CONTROL.notFound], ['X-Content-Type-Options', 'nosniff']]
+    const shared: HeaderList = [
+      ...(page ? pageHeaders(site, page.key) : [['Cache-Control', CACHE_CONTROL.notFound] as const]),
+      ...PAGE_SECURITY_HEADERS,
+      ['Content-Security-Policy', pageContentSecurityPolicy(body.toString('utf8'), site.config.baseUrl)],
+    ]
     headers = [['Content-Type', CONTENT_TYPES.html], ...shared.map(([name, value]): [string, string] => [name, value]), ['ETag', weakEtag(body)]]
   } else {
     try {

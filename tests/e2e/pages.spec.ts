@@ -324,3 +324,27 @@ test.describe('accessibility (axe, WCAG 2.1 A and AA)', () => {
     })
   }
 })
+
+test.describe('Content-Security-Policy', () => {
+  for (const { path } of PAGES) {
+    test(`${path} runs under its policy without a single violation, and hydrates`, async ({ page }) => {
+      const violations: string[] = []
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
+      })
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          ;(window as unknown as { cspViolations: string[] }).cspViolations ??= []
+          ;(window as unknown as { cspViolations: string[] }).cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`)
+        })
+      })
+      const response = await page.goto(path)
+      expect(response?.headers()['content-security-policy']).toContain("script-src 'self' 'sha256-")
+      await page.waitForLoadState('networkidle')
+      // Next's client runtime ran (window.next exists only once its scripts, inline ones included, executed).
+      expect(await page.evaluate(() => typeof (window as unknown as { next?: { version?: string } }).next?.version)).toBe('string')
+      expect(await page.evaluate(() => (window as unknown as { cspViolations?: string[] }).cspViolations ?? [])).toEqual([])
+      expect(violations).toEqual([])
+    })
+  }
+})

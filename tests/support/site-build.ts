@@ -47,6 +47,7 @@ export const BUILD_SOURCES = [
   'package-lock.json',
   'scripts/start.ts',
   'scripts/prebuild.ts',
+  'scripts/postbuild.ts',
   'scripts/next.ts',
 ]
 

@@ -85,7 +85,6 @@ describe('page headers', () => {
       ['Vary', 'Accept'],
       ['Link', `<${BASE}/contact.md>; rel="alternate"; type="text/markdown", <${BASE}/llms.txt>; rel="describedby"; type="text/plain", <${BASE}/.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json", <${BASE}/contact>; rel="canonical"`],
       ['Cache-Control', 'public, max-age=0, must-revalidate, s-maxage=86400'],
-      ['X-Content-Type-Options', 'nosniff'],
     ])
   })
 })

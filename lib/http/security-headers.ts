@@ -1,0 +1,79 @@
+/**
+ * Security headers, fitted to what each answer is. Pages get a strict Content-Security-Policy whose
+ * only script sources are the site's own files and the sha256 hashes of the page's inline scripts
+ * (the flight data Next writes into prerendered HTML): no 'unsafe-inline', no nonce, so the page stays
+ * static. Everything else (the agent API, MCP, documents, Markdown) is data, never a document to
+ * render: it gets the API set, `default-src 'none'` and no framing, while CORS keeps it readable.
+ */
+import { createHash } from 'node:crypto'
+import type { HeaderList } from './headers.ts'
+
+/** Two years, the preload list's expectation; no includeSubDomains: other hosts of the domain are not ours to pin. */
+const HSTS = 'max-age=63072000'
+
+/** Powerful features no page of this site uses. */
+const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()'
+
+/**
+ * Data answers: nothing to load, nothing to frame, readable cross-origin (CORS is set beside these).
+ * The same header names as the page set, so that where a page path answers Markdown (negotiation
+ * under Next, whose next.config headers for the path and the twin's own headers merge) these values
+ * replace the page's rather than mixing with them.
+ */
+export const RESOURCE_SECURITY_HEADERS: HeaderList = [
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+  ['X-Frame-Options', 'DENY'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['Permissions-Policy', PERMISSIONS_POLICY],
+  ['Cross-Origin-Opener-Policy', 'same-origin'],
+  ['Cross-Origin-Resource-Policy', 'cross-origin'],
+]
+
+/** An HTML page's headers but its CSP, which depends on the page's HTML (pageContentSecurityPolicy). */
+export const PAGE_SECURITY_HEADERS: HeaderList = [
+  ['X-Frame-Options', 'DENY'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+  ['Permissions-Policy', PERMISSIONS_POLICY],
+  ['Cross-Origin-Opener-Policy', 'same-origin'],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+]
+
+const isHttps = (baseUrl: string) => baseUrl.startsWith('https:')
+
+/**
+ * Headers of every answer of the deployment, whatever serves it (next.config.ts for Next and Vercel,
+ * scripts/start.ts for npm start): HSTS where the site is https, and a preview's noindex.
+ */
+export function siteWideHeaders(config: { baseUrl: string; noindex: boolean }): HeaderList {
+  return [...(isHttps(config.baseUrl) ? [['Strict-Transport-Security', HSTS] as const] : []), ...(config.noindex ? [['X-Robots-Tag', 'noindex'] as const] : [])]
+}
+
+const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g
+
+/** `'sha256-…'` of each distinct inline script of a page, in document order. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = [...html.matchAll(INLINE_SCRIPT)].map((match) => `'sha256-${createHash('sha256').update(match[1] ?? '').digest('base64')}'`)
+  return [...new Set(hashes)]
+}
+
+/**
+ * The CSP of one prerendered page: its own files ('self': /_next/static, /site.css, images) and its
+ * inline scripts by hash; no plugins, no base URL changes, forms only to the site, never framed.
+ */
+export function pageContentSecurityPolicy(html: string, baseUrl: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'self' ${inlineScriptHashes(html).join(' ')}`.trimEnd(),
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    ...(isHttps(baseUrl) ? ['upgrade-insecure-requests'] : []),
+  ].join('; ')
+}

@@ -1,0 +1,33 @@
+/**
+ * Each prerendered page's Content-Security-Policy, added to the build after Next has rendered it:
+ * the policy names the page's inline scripts by hash, which exist only once the HTML does. Next and
+ * Vercel take response headers from `.next/routes-manifest.json` (where next.config.ts headers() went
+ * at build time), so the policy goes there, next to the page's other headers; npm start computes the
+ * same policy from the same HTML (lib/server/static-output.ts).
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { pageContentSecurityPolicy } from '../http/security-headers.ts'
+import type { Site } from '../site.ts'
+import { SITE_PAGES } from './site-pages.ts'
+
+interface RoutesManifest {
+  headers: Array<{ source: string; headers: Array<{ key: string; value: string }> }>
+}
+
+/** Where Next writes the prerendered HTML of a page path. */
+export function prerenderedHtmlPath(distDir: string, pagePath: string): string {
+  return path.join(distDir, 'server', 'app', `${pagePath === '/' ? 'index' : pagePath.slice(1)}.html`)
+}
+
+export function addPageContentSecurityPolicies(distDir: string, site: Site): void {
+  const manifestPath = path.join(distDir, 'routes-manifest.json')
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as RoutesManifest
+  for (const page of SITE_PAGES) {
+    const entry = manifest.headers.find((candidate) => candidate.source === page.path)
+    if (!entry) throw new Error(`${manifestPath} has no headers for ${page.path}: next.config.ts headers() must list every page`)
+    const policy = pageContentSecurityPolicy(readFileSync(prerenderedHtmlPath(distDir, page.path), 'utf8'), site.config.baseUrl)
+    entry.headers = [...entry.headers.filter((header) => header.key !== 'Content-Security-Policy'), { key: 'Content-Security-Policy', value: policy }]
+  }
+  writeFileSync(manifestPath, JSON.stringify(manifest))
+}
