@@ -27,6 +27,7 @@ export function buildSiteUrls(baseUrl: string) {
     agentSkills: doc('agentSkills'),
     agentSkill: doc('agentSkill'),
     mcpRegistryServer: doc('mcpRegistryServer'),
+    securityTxt: doc('securityTxt'),
     sitemap: doc('sitemap'),
     robots: doc('robots'),
     openapi: doc('openapi'),

@@ -16,6 +16,11 @@ export const PageFrontmatterSchema = z.strictObject({
 
 export const HomeFrontmatterSchema = PageFrontmatterSchema.extend({
   tagline: shortText(120),
+  /** The hero's calls to action: start (the free plan's sign-up) and see pricing. */
+  startLabel: shortText(40),
+  pricingLabel: shortText(40),
+  /** The execution loop the hero draws, step by step. */
+  loop: z.array(shortText(24)).min(3).max(6),
 })
 
 export const ResourceFrontmatterSchema = z.strictObject({

@@ -26,6 +26,7 @@ export const DOCUMENT_PATHS = {
   apiCatalog: '/.well-known/api-catalog',
   agentSkills: '/.well-known/agent-skills/index.json',
   agentSkill: `/.well-known/agent-skills/${SKILL_NAME}/SKILL.md`,
+  securityTxt: '/.well-known/security.txt',
 } as const
 
 export type DocumentName = keyof typeof DOCUMENT_PATHS

@@ -20,7 +20,7 @@ import {
 } from './mcp-documents.ts'
 import { buildAgentSkill, buildAgentSkillsIndex, buildAiCatalog, buildApiCatalog, buildLlmsFullTxt } from './agent-documents.ts'
 import { buildOpenApiDocument } from './openapi.ts'
-import { buildLlmsTxt, buildProblemDocument, buildRobotsTxt, buildSitemapXml } from './text-documents.ts'
+import { buildLlmsTxt, buildProblemDocument, buildRobotsTxt, buildSecurityTxt, buildSitemapXml } from './text-documents.ts'
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
 
@@ -56,6 +56,7 @@ export const DOCUMENTS = {
   apiCatalog: { contentType: CONTENT_TYPES.apiCatalog, build: (site) => json(buildApiCatalog(site)) },
   agentSkills: { contentType: CONTENT_TYPES.json, build: (site) => json(buildAgentSkillsIndex(site)) },
   agentSkill: { contentType: CONTENT_TYPES.markdown, build: buildAgentSkill },
+  securityTxt: { contentType: CONTENT_TYPES.text, build: (site) => buildSecurityTxt(site, new Date()) },
 } as const satisfies Record<DocumentName, DocumentDefinition>
 
 export type { DocumentName }

@@ -89,6 +89,26 @@ export function buildRobotsTxt(site: Site): string {
   return ['User-agent: *', `Content-Signal: ${site.config.contentSignal}`, 'Allow: /', '', `Agentmap: ${site.urls.aiCatalog}`, `Sitemap: ${site.urls.sitemap}`, ''].join('\n')
 }
 
+/** How long a build's security.txt stays valid: RFC 9116 §2.5.5 recommends less than a year. */
+export const SECURITY_TXT_VALIDITY_DAYS = 180
+
+/**
+ * RFC 9116 security.txt: where to report a vulnerability (the contact page's address), until when
+ * this file holds (`Expires`, counted from the build, since the file is built once per deployment).
+ */
+export function buildSecurityTxt(site: Site, builtAt: Date): string {
+  const expires = new Date(builtAt.getTime() + SECURITY_TXT_VALIDITY_DAYS * 86_400_000)
+  expires.setUTCHours(0, 0, 0, 0)
+  return [
+    `Contact: mailto:${site.content.contact.data.email}`,
+    `Expires: ${expires.toISOString().replace('.000Z', 'Z')}`,
+    'Preferred-Languages: en',
+    `Canonical: ${site.urls.securityTxt}`,
+    `Policy: ${site.urls.contact}`,
+    '',
+  ].join('\n')
+}
+
 /** The Markdown page a problem `type` URI resolves to. */
 export function buildProblemDocument(site: Site, code: ProblemCode): string {
   const problem = PROBLEMS[code]

@@ -10,7 +10,7 @@ import { fillTemplate, type ContentFile } from '../content/load.ts'
 import type { Plan } from '../content/frontmatter.ts'
 import { getSite, perSite, type Site } from '../site.ts'
 import { renderMarkdown, splitSections } from './markdown.ts'
-import { SIGNUP_PATH, sitePage, type PageKey } from './site-pages.ts'
+import { sitePage, type PageKey } from './site-pages.ts'
 
 export interface RenderedBody {
   /** HTML of the Markdown before the first `## ` heading. */
@@ -53,7 +53,7 @@ export interface PlanView {
   summary: string
   features: string[]
   ctaLabel: string
-  /** Root-relative: the HTML links it as is, the Markdown twin under the base URL. */
+  /** The app's sign-up with this plan chosen (absolute), or the contact page (root-relative). */
   ctaHref: string
 }
 
@@ -63,12 +63,17 @@ export function formatPrice(priceMonthlyUsd: number | null): string {
   return `$${amount}`
 }
 
-/** signup → the login page's create-account section; contact → the contact page (root-relative). */
-export function planCtaPath(plan: Plan): string {
-  return plan.cta === 'signup' ? SIGNUP_PATH : sitePage('contact').path
+/** signup → the app's sign-up, the plan already chosen; contact → the contact page (root-relative). */
+export function planCtaHref(plan: Plan, appUrl: string): string {
+  return plan.cta === 'signup' ? `${appUrl}/signup?plan=${encodeURIComponent(plan.id)}` : sitePage('contact').path
 }
 
-export function toPlanView(plan: Plan): PlanView {
+/** An href as the Markdown twin writes it: absolute, root-relative ones under the base URL. */
+export function absoluteHref(href: string, baseUrl: string): string {
+  return href.startsWith('/') ? `${baseUrl}${href}` : href
+}
+
+export function toPlanView(plan: Plan, appUrl: string): PlanView {
   return {
     id: plan.id,
     name: plan.name,
@@ -77,13 +82,19 @@ export function toPlanView(plan: Plan): PlanView {
     summary: plan.summary,
     features: plan.features,
     ctaLabel: plan.ctaLabel,
-    ctaHref: planCtaPath(plan),
+    ctaHref: planCtaHref(plan, appUrl),
   }
 }
 
 export interface ContentPages {
   home: PageText & {
     tagline: string
+    /** The steps of the execution loop the hero draws, in order. */
+    loop: string[]
+    startLabel: string
+    startHref: string
+    pricingLabel: string
+    pricingHref: string
     /** The text of the body's `# ` heading (the hero's title). */
     heading: string
     /** HTML of the intro after its heading. */
@@ -112,16 +123,23 @@ export function buildContentPages(site: Site): ContentPages {
   const { intro } = splitSections(home.markdown)
   const heading = HEADING.exec(intro)
   const titled = (title: string) => `${title} · ${PRODUCT_NAME}`
+  const freePlan = plans.find((plan) => plan.priceMonthlyUsd === 0 && plan.cta === 'signup')
   return {
     home: {
       ...home,
       tagline: content.home.data.tagline,
+      loop: content.home.data.loop,
+      startLabel: content.home.data.startLabel,
+      // Start free: the free plan's sign-up when there is one, else the plans.
+      startHref: freePlan ? planCtaHref(freePlan, config.appUrl) : sitePage('pricing').path,
+      pricingLabel: content.home.data.pricingLabel,
+      pricingHref: sitePage('pricing').path,
       heading: heading?.[1] ?? PRODUCT_NAME,
       leadHtml: renderMarkdown(heading ? intro.slice(heading[0].length) : intro, site.config.baseUrl),
     },
     pricing: {
       ...pageText(content.pricing, site, titled(content.pricing.data.title)),
-      plans: plans.map(toPlanView),
+      plans: plans.map((plan) => toPlanView(plan, config.appUrl)),
     },
     contact: {
       ...pageText(content.contact, site, titled(content.contact.data.title)),
@@ -143,6 +161,9 @@ export function buildContentPages(site: Site): ContentPages {
 
 export const getContentPages = perSite(buildContentPages)
 
+/** The share image every page names: app/opengraph-image.tsx, generated at build time. */
+const SHARE_IMAGE = { url: '/opengraph-image', width: 1200, height: 630, alt: `${PRODUCT_NAME} — goals that get done, with a mentor in the loop` }
+
 /** The 404 page in both representations. */
 export const NOT_FOUND_PAGE = {
   title: 'Page not found',
@@ -156,10 +177,14 @@ export const NOT_FOUND_PAGE = {
 export function pageMetadata(key: PageKey): Metadata {
   const site = getSite()
   const page = getContentPages()[key]
+  const image = { ...SHARE_IMAGE, url: `${site.config.baseUrl}${SHARE_IMAGE.url}` }
   return {
     title: page.documentTitle,
     description: page.description,
     alternates: { canonical: site.urls.page(key), types: { 'text/markdown': site.urls.markdown(key) } },
+    // A page's openGraph replaces its parent's, so the shared image (app/opengraph-image.tsx) is named here.
+    openGraph: { type: 'website', siteName: PRODUCT_NAME, title: page.documentTitle, description: page.description, url: site.urls.page(key), locale: 'en', images: [image] },
+    twitter: { card: 'summary_large_image', title: page.documentTitle, description: page.description, images: [image] },
     ...(site.config.noindex ? { robots: { index: false, follow: false } } : {}),
   }
 }

@@ -6,7 +6,7 @@
 import { stringify as toYaml } from 'yaml'
 import { PRODUCT_NAME } from '../contract/constants.ts'
 import type { Site } from '../site.ts'
-import { getContentPages, NOT_FOUND_PAGE, type ContentPages, type PlanView } from './content-pages.ts'
+import { absoluteHref, getContentPages, NOT_FOUND_PAGE, type ContentPages, type PlanView } from './content-pages.ts'
 import type { TwinKey } from './site-pages.ts'
 
 function document(site: Site, frontmatter: { title: string; description: string }, pageUrl: string | null, body: string[]): string {
@@ -33,7 +33,7 @@ function planMarkdown(plan: PlanView, baseUrl: string): string[] {
     '',
     ...plan.features.map((feature) => `- ${feature}`),
     '',
-    `[${plan.ctaLabel}](${baseUrl}${plan.ctaHref})`,
+    `[${plan.ctaLabel}](${absoluteHref(plan.ctaHref, baseUrl)})`,
     '',
   ]
 }

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { E2E_BASE_URL as BASE, E2E_ORIGIN as ORIGIN } from '../support/e2e-site.ts'
+import { E2E_APP_URL as APP, E2E_BASE_URL as BASE, E2E_ORIGIN as ORIGIN } from '../support/e2e-site.ts'
 
 // Exact headers of every page's variants, q-values and the cache proof: tests/integration/pages.test.ts.
 // Here: what a real browser and a Markdown-asking client get from the running site.
@@ -77,4 +77,23 @@ test('q-values decide: text/html preferred over text/markdown;q=0.5 → HTML', a
   const response = await request.get('/', { headers: { accept: 'text/html, text/markdown;q=0.5' } })
   expect(response.headers()['content-type']).toBe('text/html; charset=utf-8')
   expect(response.headers().link).toBe(LINK)
+})
+
+test('the hero: Start free opens the app sign-up with the free plan chosen, See pricing the plans, and a team plan keeps its choice', async ({ page }) => {
+  // The product app is another deployment: answer its sign-up here and record what it was asked for.
+  const signups: string[] = []
+  await page.route(`${APP}/**`, async (route) => {
+    signups.push(route.request().url())
+    await route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Sign up</title><h1>Sign up</h1>' })
+  })
+  await page.goto('/')
+  await expect(page.getByRole('img', { name: /^The loop: Plan the week/ })).toBeVisible()
+  await page.getByRole('link', { name: 'Start free' }).first().click()
+  await expect(page).toHaveURL(`${APP}/signup?plan=personal`)
+  await page.goto('/')
+  await page.getByRole('link', { name: 'See pricing' }).first().click()
+  await expect(page).toHaveURL(/\/pricing$/)
+  await page.getByRole('link', { name: 'Start a team' }).click()
+  await expect(page).toHaveURL(`${APP}/signup?plan=team`)
+  expect(signups).toEqual([`${APP}/signup?plan=personal`, `${APP}/signup?plan=team`])
 })

@@ -111,6 +111,8 @@ test.describe('homepage', () => {
     await expect(page.locator('main ol > li')).toHaveCount(6)
     await expect(page.locator('main ol > li').first()).toHaveText('Commit to a goal. Write the outcome you want and the date it matters by.')
     expect(await linksOf(page, 'main')).toEqual([
+      ['Start free', `${APP}/signup?plan=personal`],
+      ['See pricing', '/pricing'],
       ['See pricing', '/pricing'],
       ['Log in or create an account', '/login'],
       ['Talk to us', '/contact'],
@@ -124,7 +126,7 @@ test.describe('homepage', () => {
 
   test('links lead to the pages, and the pages back home', async ({ page }) => {
     await page.goto('/')
-    await page.locator('main').getByRole('link', { name: 'See pricing' }).click()
+    await page.locator('main .band').getByRole('link', { name: 'See pricing' }).click()
     await expect(page).toHaveURL(`${ORIGIN}/pricing`)
     await expect(page.locator('h1')).toHaveText('Pricing')
 
@@ -150,7 +152,7 @@ test.describe('pricing', () => {
       note: 'Free forever',
       summary: 'One person, one mentor, every part of the execution loop.',
       features: ['Up to 3 active goals', 'Weekly plans and check-ins', 'One mentor room with one mentor'],
-      cta: ['Start free', '/login#create-account'],
+      cta: ['Start free', `${APP}/signup?plan=personal`],
     },
     {
       name: 'Team',
@@ -158,7 +160,7 @@ test.describe('pricing', () => {
       note: 'per active member, per month',
       summary: 'Small teams that set goals together and mentor each other.',
       features: ['Unlimited goals', 'Shared mentor rooms with several mentors', 'Team progress view for leads'],
-      cta: ['Start a team', '/login#create-account'],
+      cta: ['Start a team', `${APP}/signup?plan=team`],
     },
     {
       name: 'Programme',
@@ -187,12 +189,11 @@ test.describe('pricing', () => {
     await expect(page.getByRole('heading', { name: 'Questions' })).toBeVisible()
   })
 
-  test('a signup plan leads to the login page’s create-account section', async ({ page }) => {
+  test('a signup plan opens the app’s sign-up with that plan chosen', async ({ page }) => {
+    await page.route(`${APP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Sign up</title>' }))
     await page.goto('/pricing')
-    await page.getByRole('link', { name: 'Start free' }).click()
-    await expect(page).toHaveURL(`${ORIGIN}/login#create-account`)
-    await expect(page.locator('#create-account')).toBeInViewport()
-    await expect(page.locator('#create-account').getByRole('link')).toHaveAttribute('href', `${APP}/signup`)
+    await page.getByRole('link', { name: 'Start a team' }).click()
+    await expect(page).toHaveURL(`${APP}/signup?plan=team`)
   })
 
   test('the contact plan leads to the contact page', async ({ page }) => {
@@ -263,9 +264,10 @@ test.describe('without JavaScript', () => {
         await page.goto(path)
         for (const text of texts) await expect(page.getByText(text, { exact: false }).first(), `${path}: ${text}`).toBeVisible()
       }
+      await page.route(`${APP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Sign up</title>' }))
       await page.goto('/pricing')
       await page.getByRole('link', { name: 'Start free' }).click()
-      await expect(page).toHaveURL(`${ORIGIN}/login#create-account`)
+      await expect(page).toHaveURL(`${APP}/signup?plan=personal`)
       await context.close()
     })
   }

@@ -106,9 +106,9 @@ describe.each<{ label: string; build: SiteBuildName; base: string; noindex: bool
   it(`publishes every URL under ${base}`, async () => {
     const urls = await collectUrls(site)
     expect(urls.length).toBeGreaterThan(50)
-    // The login page hands off to the product app (and llms-full.txt holds the login page): its links are the only ones elsewhere.
+    // Log-in and sign-up hand off to the product app: its links are the only ones elsewhere.
     const appUrl = parseConfig(SITE_BUILDS[build]).appUrl
-    const handOff = ({ path, url }: { path: string; url: string }) => (path.startsWith('/login') || path === '/llms-full.txt') && url.startsWith(`${appUrl}/`)
+    const handOff = ({ url }: { path: string; url: string }) => url.startsWith(`${appUrl}/login`) || url.startsWith(`${appUrl}/signup`)
     const outside = urls.filter((entry) => entry.url !== base && !entry.url.startsWith(`${base}/`) && !handOff(entry))
     expect(outside).toEqual([])
   })

@@ -45,6 +45,7 @@ const DOCUMENTS = [
   ['/.well-known/api-catalog', 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'],
   ['/.well-known/agent-skills/index.json', 'application/json'],
   ['/.well-known/agent-skills/cadence-public-api/SKILL.md', 'text/markdown; charset=utf-8'],
+  ['/.well-known/security.txt', 'text/plain; charset=utf-8'],
 ] as const
 
 describe('every discovery document', () => {
@@ -96,6 +97,19 @@ describe('/robots.txt', () => {
     expect(await (await site.fetch('/robots.txt')).text()).toBe(
       `User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n\nAgentmap: ${BASE}/.well-known/ai-catalog.json\nSitemap: ${BASE}/sitemap.xml\n`,
     )
+  })
+})
+
+describe('/.well-known/security.txt', () => {
+  it('names the contact address and expires within a year of the build (RFC 9116)', async () => {
+    const text = await (await site.fetch('/.well-known/security.txt')).text()
+    const expires = /^Expires: (\d{4}-\d\d-\d\dT00:00:00Z)$/m.exec(text)?.[1] ?? ''
+    expect(text).toBe(
+      `Contact: mailto:hello@cadence.example\nExpires: ${expires}\nPreferred-Languages: en\nCanonical: ${BASE}/.well-known/security.txt\nPolicy: ${BASE}/contact\n`,
+    )
+    const days = (Date.parse(expires) - Date.now()) / 86_400_000
+    expect(days).toBeGreaterThan(150)
+    expect(days).toBeLessThanOrEqual(180)
   })
 })
 

@@ -43,7 +43,7 @@ describe('content/', () => {
     ['content/pages/contact.md', (s: string) => s.replace('email: hello@cadence.example', 'email: hello'), 'content/pages/contact.md:4: email: expected an email address, got "hello"'],
     ['content/resources/agent-boundaries.md', (s: string) => s.replace('id: agent-boundaries', 'id: product-overview'), 'content/resources/agent-boundaries.md:2: id: expected "agent-boundaries" (the file name), got "product-overview"'],
     ['content/home.md', (s: string) => s.replace(/^tagline: .*\n/m, ''), 'content/home.md: tagline: missing; expected text'],
-    ['content/home.md', (s: string) => s.replace(/^title: /m, 'titel: '), 'content/home.md: title: missing; expected text\ncontent/home.md:2: titel: unknown field; expected one of title, description, tagline'],
+    ['content/home.md', (s: string) => s.replace(/^title: /m, 'titel: '), 'content/home.md: title: missing; expected text\ncontent/home.md:2: titel: unknown field; expected one of title, description, tagline, startLabel, pricingLabel, loop'],
     ['content/developers.md', (s: string) => s.replace('{{base_url}}/openapi.json', '{{baseurl}}/openapi.json'), `content/developers.md:12: unknown placeholder "{{baseurl}}"; expected one of {{base_url}}, {{app_url}}, {{service}}, ${Object.keys(CONTRACT_PLACEHOLDERS).map((name) => `{{${name}}}`).join(', ')}`],
     // A contract number written by hand where the contract has another is an error at its line.
     ['content/resources/agent-boundaries.md', (s: string) => s.replace('{{quota_capacity}} requests at once', '100 requests at once'), 'content/resources/agent-boundaries.md:49: "100 requests at once" says 100 where the contract has 150; write {{quota_capacity}}'],

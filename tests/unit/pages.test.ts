@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { buildRecordOf, describeBuildMismatch } from '../../lib/build-record.ts'
 import { loadContent } from '../../lib/content/load.ts'
 import { parseConfig } from '../../lib/env.ts'
-import { buildContentPages, formatPrice, planCtaPath } from '../../lib/pages/content-pages.ts'
+import { buildContentPages, formatPrice } from '../../lib/pages/content-pages.ts'
 import { estimateTokens } from '../../lib/pages/markdown-twin.ts'
 import { footerGroups, headerLinks } from '../../lib/pages/navigation.ts'
 import { isPagePath, negotiatedTwin } from '../../lib/pages/negotiation.ts'
@@ -59,8 +59,11 @@ describe('Markdown twins', () => {
     const text = buildPageMarkdown(site, 'pricing', buildContentPages(site))
     for (const plan of content.pricing.data.plans) {
       expect(text).toContain(`### ${plan.name}: ${formatPrice(plan.priceMonthlyUsd)}, ${plan.priceNote}`)
-      expect(text).toContain(`[${plan.ctaLabel}](${BASE}${planCtaPath(plan)})`)
     }
+    // Sign-up keeps the chosen plan; a plan priced on request goes to the contact page.
+    expect(text).toContain(`[${content.pricing.data.plans[0]?.ctaLabel}](${site.config.appUrl}/signup?plan=personal)`)
+    expect(text).toContain(`[${content.pricing.data.plans[1]?.ctaLabel}](${site.config.appUrl}/signup?plan=team)`)
+    expect(text).toContain(`[${content.pricing.data.plans[2]?.ctaLabel}](${BASE}/contact)`)
   })
 
   it('quotes frontmatter values that YAML would misread', () => {

@@ -1,8 +1,11 @@
 import type { Metadata } from 'next'
+import { JsonLd } from '@/app/_components/json-ld.tsx'
 import { MarkdownHtml } from '@/app/_components/markdown-html.tsx'
 import { PageHeader } from '@/app/_components/page-header.tsx'
 import { PageShell } from '@/app/_components/page-shell.tsx'
 import { getContentPages, pageMetadata } from '@/lib/pages/content-pages.ts'
+import { pricingStructuredData } from '@/lib/pages/structured-data.ts'
+import { getSite } from '@/lib/site.ts'
 
 export function generateMetadata(): Metadata {
   return pageMetadata('pricing')
@@ -12,6 +15,7 @@ export default function PricingPage() {
   const page = getContentPages().pricing
   return (
     <PageShell path="/pricing">
+      <JsonLd data={pricingStructuredData(getSite(), getContentPages())} />
       <div className="container page">
         <PageHeader title={page.title} lead={page.description} />
         <ul className="plans" aria-label="Plans">
