@@ -18,10 +18,13 @@ const CLIENT_TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736'
 const CLIENT_SPAN_ID = '00f067aa0ba902b7'
 const SERVER = 2 // OTLP SpanKind: 1 internal, 2 server, 3 client
 const CLIENT_KIND = 3
+const INTERNAL = 1
 
 let receiver: OtlpReceiver
+let nextReceiver: OtlpReceiver
 let site: RunningSite
 let quietSite: RunningSite
+let nextSite: RunningSite
 const clients: LoopbackClient[] = []
 let sent = 0
 
@@ -66,16 +69,18 @@ function accessLogLines(target: RunningSite): Record<string, unknown>[] {
 const answers: Record<string, SimpleResponse> = {}
 
 beforeAll(async () => {
-  receiver = await startOtlpReceiver()
-  ;[site, quietSite] = await Promise.all([
-    startSite({
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_SERVICE_NAME: 'cadence-observability-test',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-      OTEL_METRIC_EXPORT_INTERVAL: '300',
-    }),
+  ;[receiver, nextReceiver] = await Promise.all([startOtlpReceiver(), startOtlpReceiver()])
+  const otel = (url: string) => ({
+    OTEL_EXPORTER_OTLP_ENDPOINT: url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_SERVICE_NAME: 'cadence-observability-test',
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+    OTEL_METRIC_EXPORT_INTERVAL: '300',
+  })
+  ;[site, quietSite, nextSite] = await Promise.all([
+    startSite(otel(receiver.url)),
     startSite({ AGENT_ACCESS_LOG: 'false' }),
+    startSite(otel(nextReceiver.url), { server: 'next-start' }),
   ])
 
   const claude = client()
@@ -98,12 +103,15 @@ beforeAll(async () => {
   }
 
   answers.quiet = await send(client(), quietSite, '/api/agent/v1/health', { headers: { 'user-agent': GPTBOT_UA } })
+
+  answers.nextRest = await send(client(), nextSite, '/api/agent/v1/resources/product-overview', { headers: { 'user-agent': CLAUDEBOT_UA } })
+  answers.nextTraced = await mcp(client(), nextSite, traced)
 }, 240_000)
 
 afterAll(async () => {
   for (const created of clients) created.close()
-  await Promise.all([site?.stop(), quietSite?.stop()])
-  await receiver?.close()
+  await Promise.all([site?.stop(), quietSite?.stop(), nextSite?.stop()])
+  await Promise.all([receiver?.close(), nextReceiver?.close()])
 })
 
 describe('spans', () => {
@@ -270,5 +278,41 @@ describe('access log', () => {
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(accessLogLines(quietSite)).toEqual([])
     expect(receiver.spans.some((span) => span.resource['service.name'] !== 'cadence-observability-test')).toBe(false)
+  })
+})
+
+describe('next start (as on Vercel): the same registration from instrumentation.ts', () => {
+  it("the agent span is a child of Next's own server span, with the same attributes", async () => {
+    expect(answers.nextRest?.status).toBe(200)
+    const name = 'GET /api/agent/v1/resources/{resourceId}'
+    const span = await eventually(() => nextReceiver.spans.find((candidate) => candidate.name === name), 'REST span under Next')
+    expect(span.kind).toBe(INTERNAL)
+    expect(span.attributes).toMatchObject({
+      'http.route': '/api/agent/v1/resources/{resourceId}',
+      'http.response.status_code': 200,
+      'url.path': '/api/agent/v1/resources/product-overview',
+      'cadence.agent.class': 'ClaudeBot',
+      'cadence.admission': 'admitted',
+      'cadence.quota.store': 'in-process',
+    })
+    const next = await eventually(() => nextReceiver.spans.find((candidate) => candidate.spanId === span.parentSpanId), "Next's span")
+    expect(next.traceId).toBe(span.traceId)
+    expect(span.resource['service.name']).toBe('cadence-observability-test')
+  })
+
+  it("the MCP span continues the client's _meta.traceparent; one access-log line per request", async () => {
+    expect(answers.nextTraced?.status).toBe(200)
+    const span = await eventually(() => nextReceiver.spans.find((candidate) => candidate.name === 'tools/call service.get_public_capabilities'), 'MCP span')
+    expect(span.traceId).toBe(CLIENT_TRACE_ID)
+    expect(span.parentSpanId).toBe(CLIENT_SPAN_ID)
+    expect(span.attributes['mcp.method.name']).toBe('tools/call')
+    const lines = await eventually(() => {
+      const found = accessLogLines(nextSite)
+      return found.length >= 2 ? found : undefined
+    }, 'access-log lines of next start')
+    expect(lines.map((line) => [line.route, line.status, line.agent_class, line.mcp_tool])).toEqual([
+      ['/api/agent/v1/resources/{resourceId}', 200, 'ClaudeBot', null],
+      ['/mcp', 200, 'mcp:raw-test', 'service.get_public_capabilities'],
+    ])
   })
 })
