@@ -10,6 +10,8 @@ import { loopbackClient, type LoopbackClient, type SimpleResponse } from '../sup
 import { modernRequest } from '../support/mcp-http.ts'
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.ts'
 import { freshLoopbackAddress } from '../support/quota-assertions.ts'
+import { startRedis, type RunningRedis } from '../support/redis.ts'
+import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.ts'
 import { startSite, type RunningSite } from '../support/site-server.ts'
 
 const CLAUDEBOT_UA = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)'
@@ -314,5 +316,54 @@ describe('next start (as on Vercel): the same registration from instrumentation.
       ['/api/agent/v1/resources/{resourceId}', 200, 'ClaudeBot', null],
       ['/mcp', 200, 'mcp:raw-test', 'service.get_public_capabilities'],
     ])
+  })
+})
+
+describe('Upstash quota store', () => {
+  let redis: RunningRedis
+  let bridge: UpstashBridge
+  let upstashReceiver: OtlpReceiver
+  let upstashSite: RunningSite
+
+  beforeAll(async () => {
+    redis = await startRedis()
+    ;[bridge, upstashReceiver] = await Promise.all([startUpstashBridge({ redisPort: redis.port }), startOtlpReceiver()])
+    upstashSite = await startSite({
+      UPSTASH_REDIS_REST_URL: bridge.url,
+      UPSTASH_REDIS_REST_TOKEN: bridge.token,
+      REDIS_KEY_PREFIX: `observability-test-${process.pid}`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: upstashReceiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_METRIC_EXPORT_INTERVAL: '300',
+    })
+  }, 120_000)
+
+  afterAll(async () => {
+    await upstashSite?.stop()
+    await Promise.all([bridge?.stop(), redis?.dispose(), upstashReceiver?.close()])
+  })
+
+  it('the Upstash call is a client span under the request; when it fails the request is served failed-over, counted once', async () => {
+    const from = client()
+    const shared = await from.get(`${upstashSite.origin}/api/agent/v1/health`, { 'user-agent': GPTBOT_UA })
+    expect(shared.status).toBe(200)
+    const first = await eventually(() => upstashReceiver.spans.find((span) => span.attributes['cadence.quota.store'] === 'upstash'), 'upstash request span')
+    const call = await eventually(() => upstashReceiver.spans.find((span) => span.parentSpanId === first.spanId && span.name === 'ratelimit upstash'), 'client span')
+    expect(call.kind).toBe(CLIENT_KIND)
+    expect(call.attributes).toMatchObject({ 'db.system.name': 'redis', 'db.operation.name': 'ratelimit' })
+
+    await redis.stop()
+    const failed = await from.get(`${upstashSite.origin}/api/agent/v1/health`, { 'user-agent': GPTBOT_UA })
+    expect(failed.status).toBe(200)
+    const over = await eventually(() => upstashReceiver.spans.find((span) => span.attributes['cadence.quota.store'] === 'failed-over'), 'failed-over span')
+    expect(over.attributes['http.response.status_code']).toBe(200)
+    const failedCall = await eventually(() => upstashReceiver.spans.find((span) => span.parentSpanId === over.spanId && span.name === 'ratelimit upstash'), 'failed call')
+    expect(failedCall.status.code).toBe(2)
+    const failovers = await eventually(() => upstashReceiver.points().find((point) => point.metric === 'cadence.quota.failovers'), 'failover count')
+    expect(failovers.count).toBe(1)
+    // The once-per-outage warning stays beside the access log.
+    expect(upstashSite.output().split('\n').filter((line) => line.includes('[quota] Upstash Redis failed'))).toHaveLength(1)
+    expect(accessLogLines(upstashSite).map((line) => line.quota_store)).toEqual(['upstash', 'failed-over'])
   })
 })
