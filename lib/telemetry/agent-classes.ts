@@ -52,11 +52,20 @@ const byLength = [...KNOWN_AGENT_TOKENS].sort((a, b) => b.length - a.length)
 const TOKEN_PATTERN = new RegExp(`(?:^|[^A-Za-z0-9_-])(${byLength.map(escape).join('|')})(?![A-Za-z0-9_-])`, 'i')
 const CANONICAL = new Map(KNOWN_AGENT_TOKENS.map((token) => [token.toLowerCase(), token]))
 
+/** Recent User-Agents and their agent (null: none): a crawler sends the same string all day. */
+const recent = new Map<string, string | null>()
+const RECENT_LIMIT = 256
+
 /** The known agent a User-Agent names, or undefined. */
 export function agentFromUserAgent(userAgent: string | null | undefined): string | undefined {
   if (!userAgent) return undefined
+  const known = recent.get(userAgent)
+  if (known !== undefined) return known ?? undefined
   const match = TOKEN_PATTERN.exec(userAgent)
-  return match ? CANONICAL.get((match[1] as string).toLowerCase()) : undefined
+  const agent = match ? (CANONICAL.get((match[1] as string).toLowerCase()) ?? null) : null
+  if (recent.size >= RECENT_LIMIT) recent.clear()
+  recent.set(userAgent, agent)
+  return agent ?? undefined
 }
 
 /** Distinct MCP client classes kept; past it, new names count as "other" so metrics stay bounded. */

@@ -43,14 +43,20 @@ const EMPTY = { tool: null, resourceUri: null, protocolVersion: null, requestId:
 const decoder = new TextDecoder()
 // Every answer starts `{"jsonrpc":"2.0","id":…,` (lib/mcp/server.ts errorAnswer, the SDK's serialisation).
 const ERROR_CODE = /^\{"jsonrpc":"2\.0","id":(?:null|-?\d+|"(?:[^"\\]|\\.)*"),"error":\{"code":(-?\d+)/
+const HEAD_BYTES = 1024
 const TOOL_ERROR = '"isError":true'
+const TOOL_ERROR_BYTES = Buffer.from(TOOL_ERROR)
 
 /** Notes how the request was answered: `tool_error` for a tool result with isError, else the JSON-RPC error code. */
 export function noteMcpAnswer(request: Request, body: string | Uint8Array | null): void {
   const mcp = observationOf(request)?.mcp
   if (!mcp || body === null) return
-  const answer = typeof body === 'string' ? body : decoder.decode(body)
-  const code = ERROR_CODE.exec(answer.slice(0, 1024))
+  // Only the head is decoded: precomputed answers are bytes, and this runs on every observed call.
+  const code = ERROR_CODE.exec(typeof body === 'string' ? body.slice(0, HEAD_BYTES) : decoder.decode(body.subarray(0, HEAD_BYTES)))
   if (code) mcp.error = code[1] as string
-  else if (mcp.method === 'tools/call' && answer.includes(TOOL_ERROR)) mcp.error = 'tool_error'
+  else if (mcp.method === 'tools/call' && isToolError(body)) mcp.error = 'tool_error'
+}
+
+function isToolError(body: string | Uint8Array): boolean {
+  return typeof body === 'string' ? body.includes(TOOL_ERROR) : Buffer.from(body.buffer, body.byteOffset, body.byteLength).includes(TOOL_ERROR_BYTES)
 }
