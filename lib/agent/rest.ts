@@ -45,7 +45,8 @@ const getRestRoutes = perSite((site): RestRoutes => {
   const byPath = new Map<string, { body: PreparedBody; route: string }>()
   const templates: PathTemplate[] = []
   for (const operation of AGENT_OPERATIONS) {
-    for (const { args, body } of answers[operation.operationId]) byPath.set(fill(operation.path, args), { body: prepareJson(body), route: API_BASE_PATH + operation.path })
+    const route = API_BASE_PATH + operation.path
+    for (const { args, body } of answers[operation.operationId]) byPath.set(fill(operation.path, args), { body: prepareJson(body), route })
     const parameters = [...operation.path.matchAll(PARAMETER)].map((match) => match[1] as string)
     if (parameters.length === 0) continue
     const literal = operation.path.split(PARAMETER).filter((_, index) => index % 2 === 0)

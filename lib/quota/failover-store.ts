@@ -28,7 +28,11 @@ export class FailoverQuotaStore {
   #nextProbeAt = 0
 
   /** `onFailover`: called once per switch to the in-process store (counted as a metric). */
-  constructor(shared: SharedQuotaStore, local: MemoryQuotaStore, options: { log?: StoreLogger; probeIntervalMs?: number; onFailover?: () => void } = {}) {
+  constructor(
+    shared: SharedQuotaStore,
+    local: MemoryQuotaStore,
+    options: { log?: StoreLogger; probeIntervalMs?: number; onFailover?: () => void } = {},
+  ) {
     this.#shared = shared
     this.#local = local
     this.#log = options.log ?? console

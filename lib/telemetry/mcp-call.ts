@@ -21,14 +21,18 @@ export function noteMcpRequest(request: Request, body: unknown): void {
   const params = isPlainObject(body.params) ? body.params : {}
   const meta = isPlainObject(params._meta) ? params._meta : {}
   const method = text(body.method)
-  const clientInfo = isPlainObject(meta[CLIENT_INFO_META_KEY]) ? meta[CLIENT_INFO_META_KEY] : isPlainObject(params.clientInfo) ? params.clientInfo : {}
+  // 2026-07-28 carries clientInfo in every request's _meta; a 2025 client sends it once, in initialize.
+  const info = isPlainObject(meta[CLIENT_INFO_META_KEY]) ? meta[CLIENT_INFO_META_KEY] : params.clientInfo
+  const clientInfo = isPlainObject(info) ? info : {}
   const id = body.id
   seen.mcp = {
     method,
     tool: method === 'tools/call' ? text(params.name) : null,
     resourceUri: method === 'resources/read' ? text(params.uri) : null,
     protocolVersion:
-      request.headers.get(MCP_HEADERS.protocolVersion) ?? text(meta[PROTOCOL_VERSION_META_KEY]) ?? (method === 'initialize' ? text(params.protocolVersion) : null),
+      request.headers.get(MCP_HEADERS.protocolVersion) ??
+      text(meta[PROTOCOL_VERSION_META_KEY]) ??
+      (method === 'initialize' ? text(params.protocolVersion) : null),
     requestId: typeof id === 'string' || typeof id === 'number' ? String(id) : null,
     clientName: clientInfo.name,
     traceparent: text(meta[TRACEPARENT_META_KEY]),
@@ -38,7 +42,10 @@ export function noteMcpRequest(request: Request, body: unknown): void {
   }
 }
 
-const EMPTY = { tool: null, resourceUri: null, protocolVersion: null, requestId: null, clientName: undefined, traceparent: null, tracestate: null, error: null }
+const EMPTY = {
+  ...{ tool: null, resourceUri: null, protocolVersion: null, requestId: null },
+  ...{ clientName: undefined, traceparent: null, tracestate: null, error: null },
+}
 
 const decoder = new TextDecoder()
 // Every answer starts `{"jsonrpc":"2.0","id":…,` (lib/mcp/server.ts errorAnswer, the SDK's serialisation).

@@ -57,6 +57,8 @@ export interface AgentObservation {
   mcp: McpCallNote | null
 }
 
+type WebRequestHandler = (request: Request) => Promise<Response>
+
 const observations = new WeakMap<Request, AgentObservation>()
 
 /** The request's observation, or undefined when nothing records this request. */
@@ -91,9 +93,9 @@ function getTelemetry(): Telemetry {
       const advice = { explicitBucketBoundaries: DURATION_BUCKETS_S }
       instruments = {
         requestDuration: meter.createHistogram(METRIC.requestDuration, { unit: 's', description: 'Duration of agent HTTP requests.', advice }),
-        mcpDuration: meter.createHistogram(METRIC.mcpDuration, { unit: 's', description: 'Duration of MCP operations as the server sees them.', advice }),
-        refusals: meter.createCounter(METRIC.refusals, { unit: '{request}', description: 'Agent requests refused: 429 over quota, 503 while agent access is off.' }),
-        failovers: meter.createCounter(METRIC.failovers, { unit: '{failover}', description: 'Switches from the Upstash quota store to the in-process one.' }),
+        mcpDuration: meter.createHistogram(METRIC.mcpDuration, { unit: 's', description: 'Duration of MCP operations on the server.', advice }),
+        refusals: meter.createCounter(METRIC.refusals, { unit: '{request}', description: 'Agent requests refused: 429 (quota), 503 (access off).' }),
+        failovers: meter.createCounter(METRIC.failovers, { unit: '{failover}', description: 'Switches from Upstash to the in-process quota store.' }),
       }
     }
     return { spans: Boolean(exported?.traces), metrics: instruments, log: config.agentAccessLog, onVercel: config.onVercel }
@@ -137,7 +139,7 @@ const recordGetter: TextMapGetter<Record<string, string>> = {
  * `handler` with its request observed. `route`: the route template reported when the handler notes
  * none (`http.route`). The answer is the handler's, unchanged.
  */
-export function observeAgentRoute(route: string, handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+export function observeAgentRoute(route: string, handler: WebRequestHandler): WebRequestHandler {
   return async (request) => {
     const telemetry = getTelemetry()
     if (!telemetry.spans && !telemetry.metrics && !telemetry.log) return handler(request)
@@ -156,7 +158,11 @@ export function observeAgentRoute(route: string, handler: (request: Request) => 
       const parent = outer ? active : propagation.extract(ROOT_CONTEXT, request.headers, headerGetter)
       span = tracer.startSpan(
         `${request.method} ${route}`,
-        { kind: outer ? SpanKind.INTERNAL : SpanKind.SERVER, startTime: startedAt, attributes: { [ATTR.httpMethod]: request.method, [ATTR.urlPath]: path } },
+        {
+          kind: outer ? SpanKind.INTERNAL : SpanKind.SERVER,
+          startTime: startedAt,
+          attributes: { [ATTR.httpMethod]: request.method, [ATTR.urlPath]: path },
+        },
         parent,
       )
       spanContext = trace.setSpan(parent, span)
@@ -270,7 +276,8 @@ function mcpSpan(mcp: McpCallNote, agentClass: string, endedAt: number, httpCont
     }
   }
   const target = mcp.tool ?? null
-  const span = tracer.startSpan(target ? `${mcp.method} ${target}` : (mcp.method as string), { kind: SpanKind.SERVER, startTime: mcp.startedAt, attributes, links }, parent)
+  const name = target ? `${mcp.method} ${target}` : (mcp.method as string)
+  const span = tracer.startSpan(name, { kind: SpanKind.SERVER, startTime: mcp.startedAt, attributes, links }, parent)
   if (mcp.error !== null) span.setStatus({ code: SpanStatusCode.ERROR })
   span.end(endedAt)
 }

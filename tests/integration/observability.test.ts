@@ -24,6 +24,7 @@ const INTERNAL = 1
 
 let receiver: OtlpReceiver
 let nextReceiver: OtlpReceiver
+let quietReceiver: OtlpReceiver
 let site: RunningSite
 let quietSite: RunningSite
 let nextSite: RunningSite
@@ -36,7 +37,9 @@ function client(): LoopbackClient {
   return created
 }
 
-async function send(from: LoopbackClient, target: RunningSite, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+type SendOptions = { method?: string; headers?: Record<string, string>; body?: string }
+
+async function send(from: LoopbackClient, target: RunningSite, path: string, options: SendOptions = {}) {
   if (target === site) sent++
   return await from.request(`${target.origin}${path}`, options)
 }
@@ -55,7 +58,8 @@ async function eventually<T>(read: () => T | undefined, what: string, timeoutMs 
   }
 }
 
-const spanNamed = (name: string, where: (span: ReceivedSpan) => boolean = () => true) => () => receiver.spans.find((span) => span.name === name && where(span))
+const spanNamed = (name: string, where: (span: ReceivedSpan) => boolean = () => true) => spanIn(receiver, (span) => span.name === name && where(span))
+const spanIn = (from: OtlpReceiver, where: (span: ReceivedSpan) => boolean) => () => from.spans.find(where)
 
 /** Every JSON line of a server's output with `"type":"agent_request"`. */
 function accessLogLines(target: RunningSite): Record<string, unknown>[] {
@@ -71,7 +75,7 @@ function accessLogLines(target: RunningSite): Record<string, unknown>[] {
 const answers: Record<string, SimpleResponse> = {}
 
 beforeAll(async () => {
-  ;[receiver, nextReceiver] = await Promise.all([startOtlpReceiver(), startOtlpReceiver()])
+  ;[receiver, nextReceiver, quietReceiver] = await Promise.all([startOtlpReceiver(), startOtlpReceiver(), startOtlpReceiver()])
   const otel = (url: string) => ({
     OTEL_EXPORTER_OTLP_ENDPOINT: url,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
@@ -81,7 +85,8 @@ beforeAll(async () => {
   })
   ;[site, quietSite, nextSite] = await Promise.all([
     startSite(otel(receiver.url)),
-    startSite({ AGENT_ACCESS_LOG: 'false' }),
+    // Agent access switched off, and no access log: telemetry still sees the 503s.
+    startSite({ ...otel(quietReceiver.url), AGENT_ACCESS_LOG: 'false', PUBLIC_AGENT_ACCESS: 'false' }),
     startSite(otel(nextReceiver.url), { server: 'next-start' }),
   ])
 
@@ -92,7 +97,8 @@ beforeAll(async () => {
   traced.body.params._meta.traceparent = `00-${CLIENT_TRACE_ID}-${CLIENT_SPAN_ID}-01`
   answers.traced = await mcp(client(), site, traced)
 
-  answers.toolError = await mcp(client(), site, modernRequest('tools/call', { name: 'service.read_public_resource', arguments: { resourceId: 'no-such-resource' } }, 7))
+  const badArguments = { name: 'service.read_public_resource', arguments: { resourceId: 'no-such-resource' } }
+  answers.toolError = await mcp(client(), site, modernRequest('tools/call', badArguments, 7))
 
   // One client spends its whole bucket (150 tokens, one back per 500 ms) until it is refused.
   const gpt = client()
@@ -113,7 +119,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const created of clients) created.close()
   await Promise.all([site?.stop(), quietSite?.stop(), nextSite?.stop()])
-  await Promise.all([receiver?.close(), nextReceiver?.close()])
+  await Promise.all([receiver?.close(), nextReceiver?.close(), quietReceiver?.close()])
 })
 
 describe('spans', () => {
@@ -135,7 +141,8 @@ describe('spans', () => {
       'operation.name': 'cadence-site.server',
     })
     expect(span.resource['service.name']).toBe('cadence-observability-test')
-    expect(receiver.requests.filter((request) => request.path === '/v1/traces').every((request) => request.contentType === 'application/json')).toBe(true)
+    const traceExports = receiver.requests.filter((request) => request.path === '/v1/traces')
+    expect(traceExports.map((request) => request.contentType)).toEqual(traceExports.map(() => 'application/json'))
   })
 
   it("an MCP call is a span named '{mcp.method.name} {gen_ai.tool.name}' whose parent is the client's _meta.traceparent", async () => {
@@ -177,7 +184,8 @@ describe('spans', () => {
 
   it('a 429 is a server span with admission rate-limited', async () => {
     expect(answers.refused?.status).toBe(429)
-    const span = await eventually(spanNamed('GET /api/agent/v1/health', (candidate) => candidate.attributes['http.response.status_code'] === 429), '429 span')
+    const refused = (candidate: ReceivedSpan) => candidate.attributes['http.response.status_code'] === 429
+    const span = await eventually(spanNamed('GET /api/agent/v1/health', refused), '429 span')
     expect(span.attributes).toMatchObject({
       'http.route': '/api/agent/v1/health',
       'cadence.agent.class': 'GPTBot',
@@ -192,8 +200,9 @@ describe('spans', () => {
 describe('metrics', () => {
   it('http.server.request.duration per route, status and agent class; mcp.server.operation.duration; refusals', async () => {
     const find = (metric: string, attributes: Record<string, unknown>) => () =>
-      receiver.points().find((point) => point.metric === metric && Object.entries(attributes).every(([key, value]) => point.attributes[key] === value))
-    const rest = await eventually(find('http.server.request.duration', { 'http.route': '/api/agent/v1/resources/{resourceId}', 'http.response.status_code': 200 }), 'REST duration')
+      receiver.points().find((point) => point.metric === metric && Object.entries(attributes).every(([key, v]) => point.attributes[key] === v))
+    const ok = (route: string) => ({ 'http.route': route, 'http.response.status_code': 200 })
+    const rest = await eventually(find('http.server.request.duration', ok('/api/agent/v1/resources/{resourceId}')), 'REST duration')
     expect(rest.unit).toBe('s')
     expect(rest.count).toBe(1)
     expect(rest.attributes).toEqual({
@@ -216,7 +225,7 @@ describe('metrics', () => {
       'error.type': 'tool_error',
       'cadence.agent.class': 'mcp:raw-test',
     })
-    const admittedHealth = await eventually(find('http.server.request.duration', { 'http.route': '/api/agent/v1/health', 'http.response.status_code': 200 }), 'health')
+    const admittedHealth = await eventually(find('http.server.request.duration', ok('/api/agent/v1/health')), 'health')
     // Every admitted request of the burst, counted once.
     expect(admittedHealth.count).toBe(sent - 4)
   })
@@ -267,7 +276,9 @@ describe('access log', () => {
     expect(rest?.trace_id).toMatch(/^[0-9a-f]{32}$/)
 
     const toolError = lines.find((line) => line.mcp_error === 'tool_error')
-    expect(toolError).toMatchObject({ method: 'POST', route: '/mcp', status: 200, mcp_method: 'tools/call', mcp_tool: 'service.read_public_resource', agent_class: 'mcp:raw-test' })
+    expect(toolError).toMatchObject({ method: 'POST', route: '/mcp', status: 200, mcp_method: 'tools/call' })
+    expect(toolError?.mcp_tool).toBe('service.read_public_resource')
+    expect(toolError?.agent_class).toBe('mcp:raw-test')
     const refused = lines.filter((line) => line.status === 429)
     expect(refused).toHaveLength(1)
     expect(refused[0]).toMatchObject({ route: '/api/agent/v1/health', agent_class: 'GPTBot', admission: 'rate-limited', quota_remaining: 0 })
@@ -275,11 +286,14 @@ describe('access log', () => {
     expect(lines.some((line) => JSON.stringify(line).includes('127.0.'))).toBe(false)
   })
 
-  it('AGENT_ACCESS_LOG=false prints none; without an endpoint nothing is exported', async () => {
-    expect(answers.quiet?.status).toBe(200)
-    await new Promise((resolve) => setTimeout(resolve, 300))
+  it('AGENT_ACCESS_LOG=false prints none; a 503 while agent access is off is still traced and counted', async () => {
+    expect(answers.quiet?.status).toBe(503)
+    const span = await eventually(spanIn(quietReceiver, (candidate) => candidate.name === 'GET /api/agent/v1/health'), '503 span')
+    expect(span.attributes).toMatchObject({ 'http.response.status_code': 503, 'cadence.admission': 'disabled', 'cadence.agent.class': 'GPTBot' })
+    expect(span.attributes['cadence.quota.store']).toBeUndefined()
+    const refused = await eventually(() => quietReceiver.points().find((point) => point.metric === 'cadence.agent.refusals'), '503 count')
+    expect([refused.count, refused.attributes['http.response.status_code']]).toEqual([1, 503])
     expect(accessLogLines(quietSite)).toEqual([])
-    expect(receiver.spans.some((span) => span.resource['service.name'] !== 'cadence-observability-test')).toBe(false)
   })
 })
 
@@ -304,7 +318,7 @@ describe('next start (as on Vercel): the same registration from instrumentation.
 
   it("the MCP span continues the client's _meta.traceparent; one access-log line per request", async () => {
     expect(answers.nextTraced?.status).toBe(200)
-    const span = await eventually(() => nextReceiver.spans.find((candidate) => candidate.name === 'tools/call service.get_public_capabilities'), 'MCP span')
+    const span = await eventually(spanIn(nextReceiver, (candidate) => candidate.name === 'tools/call service.get_public_capabilities'), 'MCP span')
     expect(span.traceId).toBe(CLIENT_TRACE_ID)
     expect(span.parentSpanId).toBe(CLIENT_SPAN_ID)
     expect(span.attributes['mcp.method.name']).toBe('tools/call')
@@ -348,17 +362,20 @@ describe('Upstash quota store', () => {
     const from = client()
     const shared = await from.get(`${upstashSite.origin}/api/agent/v1/health`, { 'user-agent': GPTBOT_UA })
     expect(shared.status).toBe(200)
-    const first = await eventually(() => upstashReceiver.spans.find((span) => span.attributes['cadence.quota.store'] === 'upstash'), 'upstash request span')
-    const call = await eventually(() => upstashReceiver.spans.find((span) => span.parentSpanId === first.spanId && span.name === 'ratelimit upstash'), 'client span')
+    const storeIs = (store: string) => spanIn(upstashReceiver, (span) => span.attributes['cadence.quota.store'] === store)
+    const upstashCallUnder = (parent: ReceivedSpan) =>
+      spanIn(upstashReceiver, (span) => span.parentSpanId === parent.spanId && span.name === 'ratelimit upstash')
+    const first = await eventually(storeIs('upstash'), 'upstash request span')
+    const call = await eventually(upstashCallUnder(first), 'client span')
     expect(call.kind).toBe(CLIENT_KIND)
     expect(call.attributes).toMatchObject({ 'db.system.name': 'redis', 'db.operation.name': 'ratelimit' })
 
     await redis.stop()
     const failed = await from.get(`${upstashSite.origin}/api/agent/v1/health`, { 'user-agent': GPTBOT_UA })
     expect(failed.status).toBe(200)
-    const over = await eventually(() => upstashReceiver.spans.find((span) => span.attributes['cadence.quota.store'] === 'failed-over'), 'failed-over span')
+    const over = await eventually(storeIs('failed-over'), 'failed-over span')
     expect(over.attributes['http.response.status_code']).toBe(200)
-    const failedCall = await eventually(() => upstashReceiver.spans.find((span) => span.parentSpanId === over.spanId && span.name === 'ratelimit upstash'), 'failed call')
+    const failedCall = await eventually(upstashCallUnder(over), 'failed call')
     expect(failedCall.status.code).toBe(2)
     const failovers = await eventually(() => upstashReceiver.points().find((point) => point.metric === 'cadence.quota.failovers'), 'failover count')
     expect(failovers.count).toBe(1)

@@ -112,7 +112,8 @@ function collectPoints(body: any, latest: Map<string, ReceivedPoint>): void {
           const attributes = attributesOf(point.attributes)
           const count = metric.histogram ? Number(point.count) : Number(point.asInt ?? point.asDouble)
           const sum = metric.histogram ? Number(point.sum) : count
-          latest.set(`${metric.name} ${JSON.stringify(Object.entries(attributes).sort())}`, { metric: metric.name, unit: metric.unit, attributes, count, sum })
+          const stream = `${metric.name} ${JSON.stringify(Object.entries(attributes).sort())}`
+          latest.set(stream, { metric: metric.name, unit: metric.unit, attributes, count, sum })
         }
       }
     }

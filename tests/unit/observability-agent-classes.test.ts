@@ -15,11 +15,11 @@ describe('agentFromUserAgent', () => {
     ['Claude-User/1.0 (+https://support.anthropic.com/)', 'Claude-User'],
     ['Mozilla/5.0 (compatible; Claude-SearchBot/1.0)', 'Claude-SearchBot'],
     ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)', 'PerplexityBot'],
-    ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)', 'Perplexity-User'],
+    ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0)', 'Perplexity-User'],
     ['Google-Extended', 'Google-Extended'],
     ['Mozilla/5.0 (compatible; Applebot-Extended/0.1)', 'Applebot-Extended'],
     ['CCBot/2.0 (https://commoncrawl.org/faq/)', 'CCBot'],
-    ['Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)', 'Bytespider'],
+    ['Mozilla/5.0 (Linux; Android 5.0) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)', 'Bytespider'],
     ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot)', 'Amazonbot'],
     ['meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)', 'meta-externalagent'],
     // Case-insensitive, reported in the operator's spelling.
