@@ -27,6 +27,7 @@ async function register(): Promise<void> {
   const metricReaders = exported.metrics
     ? [new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter(), exportIntervalMillis: exported.metricIntervalMs })]
     : undefined
-  // OTEL_SERVICE_NAME overrides this name (the SDK's rule).
-  registerOTel({ serviceName: 'cadence-site', metricReaders, traceExporter: exported.traces ? 'auto' : undefined })
+  // OTEL_SERVICE_NAME overrides this name (the SDK's rule). With a metrics endpoint only, no span
+  // processor: @vercel/otel's default would otherwise send traces to localhost:4318.
+  registerOTel({ serviceName: 'cadence-site', metricReaders, ...(exported.traces ? {} : { spanProcessors: [] }) })
 }
