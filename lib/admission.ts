@@ -15,6 +15,7 @@ import { quotaHeaders } from './quota/quota-headers.ts'
 import { getQuota, type Quota } from './quota/quota.ts'
 import { quotaHeaderValues } from './quota/token-bucket.ts'
 import { isPublicAgentAccessEnabled } from './rollout/public-agent-access.ts'
+import { observationOf } from './telemetry/observe.ts'
 
 /**
  * `headers`: admitted → the five rate-limit headers; `rate_limit_exceeded` → the same plus
@@ -58,10 +59,19 @@ function getContext(): AdmissionContext {
 
 export async function admitAgentRequest(request: Request): Promise<Admission> {
   const { quota, addressSource, disabled } = getContext()
-  if (!(await isPublicAgentAccessEnabled(request))) return disabled
+  const seen = observationOf(request)
+  if (!(await isPublicAgentAccessEnabled(request))) {
+    if (seen) seen.admission = 'disabled'
+    return disabled
+  }
   const key = quotaBucketKey(readClientAddress(request, addressSource))
   const pending = quota.consume(key)
   const decision = pending instanceof Promise ? await pending : pending
+  if (seen) {
+    seen.admission = decision.allowed ? 'admitted' : 'rate-limited'
+    seen.quotaStore = quota.storeInUse()
+    seen.quotaRemaining = decision.remaining
+  }
   const values = quotaHeaderValues(decision, Date.now())
   const headers = quotaHeaders(values)
   // Header lists are cached per value set, and so are the answers built on them: no allocation here.

@@ -141,6 +141,7 @@ const EnvSchema = z.object({
   ),
   FLAGS_SECRET: flagsSecret,
   CONTENT_SIGNAL: contentSignal,
+  AGENT_ACCESS_LOG: booleanText,
 })
 
 /** Every variable lib/env.ts reads (tests blank them all but HOST and PORT to isolate the site they start). */
@@ -174,6 +175,8 @@ export interface SiteConfig {
   flagsSecret: string | undefined
   /** Content Signals of robots.txt and of every Markdown answer (`Content-Signal`). */
   contentSignal: string
+  /** One JSON line on stdout per agent request (lib/telemetry/access-log.ts); on unless AGENT_ACCESS_LOG=false. */
+  agentAccessLog: boolean
 }
 
 /** One wrong setting: the variable and what was expected of it (never the value of a secret). */
@@ -238,6 +241,7 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
     mcpServerName: e.MCP_SERVER_NAME,
     flagsSecret: e.FLAGS_SECRET,
     contentSignal: e.CONTENT_SIGNAL ?? DEFAULT_CONTENT_SIGNAL,
+    agentAccessLog: e.AGENT_ACCESS_LOG ?? true,
   })
 }
 
@@ -272,6 +276,30 @@ function toOrigin(value: string, variable: string): string {
 }
 
 let cached: SiteConfig | undefined
+
+/**
+ * Whether OpenTelemetry has somewhere to send data. The OTEL_* variables belong to the OpenTelemetry SDK,
+ * which reads them itself; only their presence is read here, so that without an endpoint nothing is
+ * registered and the agent handlers skip every span and metric. VERCEL_OTEL_ENDPOINTS is what Vercel sets
+ * when a trace drain or tracing integration is configured for the project.
+ */
+export interface TelemetryExport {
+  traces: boolean
+  metrics: boolean
+  /** OTEL_METRIC_EXPORT_INTERVAL (ms), the standard variable the metrics SDK leaves to its caller. */
+  metricIntervalMs: number
+}
+
+export function telemetryExportOf(env: Record<string, string | undefined> = process.env): TelemetryExport | null {
+  const set = (name: string) => Boolean(env[name]?.trim())
+  if (/^true$/i.test(env.OTEL_SDK_DISABLED?.trim() ?? '')) return null
+  const shared = set('OTEL_EXPORTER_OTLP_ENDPOINT')
+  const traces = shared || set('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') || set('VERCEL_OTEL_ENDPOINTS')
+  const metrics = shared || set('OTEL_EXPORTER_OTLP_METRICS_ENDPOINT')
+  if (!traces && !metrics) return null
+  const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL?.trim())
+  return { traces, metrics, metricIntervalMs: Number.isSafeInteger(interval) && interval > 0 ? interval : 60_000 }
+}
 
 /** The settings of this process, parsed from `process.env` on first use. */
 export function getConfig(): SiteConfig {

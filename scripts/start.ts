@@ -25,12 +25,15 @@ import { compressAnswersHere } from '../lib/http/compression.ts'
 import { BODY_BUDGET, createSiteServer } from '../lib/server/server-options.ts'
 import { answerStatic, METHOD_NOT_ALLOWED, StaticOutput } from '../lib/server/static-output.ts'
 import { getSite } from '../lib/site.ts'
+import { register as registerInstrumentation } from '../instrumentation.ts'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
 // `.env` files are read as Next reads them, before the settings are parsed; a wrong setting or a wrong
 // content edit stops here with the variable, or the file, line and field, and no stack trace.
 const config = loadSettingsOrExit()
 checkContentOrExit('start')
+// The registration Next runs from instrumentation.ts, before any request is served.
+await registerInstrumentation()
 const site = getSite()
 
 const distDir = path.join(process.cwd(), '.next')

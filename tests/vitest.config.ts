@@ -10,7 +10,8 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+        // Handlers called in-process would print an access-log line per call into the test output.
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', env: { AGENT_ACCESS_LOG: 'false' } },
       },
       {
         extends: true,

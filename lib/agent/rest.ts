@@ -13,11 +13,12 @@ import { isCorsPreflight, PREFLIGHT_HEADERS } from '../http/cors.ts'
 import { API_HEADERS, CONTENT_TYPES, READ_METHODS, type HeaderList } from '../http/headers.ts'
 import { buildProblem, prepareJson, respond, respondProblem, type PreparedBody } from '../http/respond.ts'
 import { perSite } from '../site.ts'
+import { observationOf, observeAgentRoute } from '../telemetry/observe.ts'
 import { getAgentCatalog, operationAnswers } from './catalog.ts'
 
 const ALLOW_HEADERS: HeaderList = [['Allow', READ_METHODS]]
 
-type Route = { kind: 'body'; body: PreparedBody } | { kind: 'unknown-resource' } | { kind: 'unknown-endpoint' }
+type Route = { kind: 'body'; body: PreparedBody; route: string } | { kind: 'unknown-resource' } | { kind: 'unknown-endpoint' }
 
 /** An operation with path parameters, and its path as a pattern: one segment per parameter. */
 interface PathTemplate {
@@ -27,8 +28,8 @@ interface PathTemplate {
 }
 
 interface RestRoutes {
-  /** Every answer by its exact path (parameters filled in). */
-  byPath: Map<string, PreparedBody>
+  /** Every answer by its exact path (parameters filled in), with its operation's path template (`http.route`). */
+  byPath: Map<string, { body: PreparedBody; route: string }>
   /** A path of a template's shape whose parameters name nothing is 404 agent_resource_not_found. */
   templates: PathTemplate[]
   problemTypeUrl: (code: string) => string
@@ -41,10 +42,11 @@ const fill = (path: string, args: Readonly<Record<string, string>>) => `${API_BA
 /** Built from the operations table and the answers of each operation (lib/agent/catalog.ts). */
 const getRestRoutes = perSite((site): RestRoutes => {
   const answers = operationAnswers(getAgentCatalog())
-  const byPath = new Map<string, PreparedBody>()
+  const byPath = new Map<string, { body: PreparedBody; route: string }>()
   const templates: PathTemplate[] = []
   for (const operation of AGENT_OPERATIONS) {
-    for (const { args, body } of answers[operation.operationId]) byPath.set(fill(operation.path, args), prepareJson(body))
+    const route = API_BASE_PATH + operation.path
+    for (const { args, body } of answers[operation.operationId]) byPath.set(fill(operation.path, args), { body: prepareJson(body), route })
     const parameters = [...operation.path.matchAll(PARAMETER)].map((match) => match[1] as string)
     if (parameters.length === 0) continue
     const literal = operation.path.split(PARAMETER).filter((_, index) => index % 2 === 0)
@@ -55,8 +57,8 @@ const getRestRoutes = perSite((site): RestRoutes => {
 })
 
 function matchRoute(pathname: string, routes: RestRoutes): Route {
-  const body = routes.byPath.get(pathname)
-  if (body) return { kind: 'body', body }
+  const answer = routes.byPath.get(pathname)
+  if (answer) return { kind: 'body', ...answer }
   for (const template of routes.templates) {
     const match = template.pattern.exec(pathname)
     if (!match) continue
@@ -64,7 +66,7 @@ function matchRoute(pathname: string, routes: RestRoutes): Route {
     const values = match.slice(1).map(safeDecode)
     const args = Object.fromEntries(template.parameters.map((name, index) => [name, values[index] ?? '']))
     const known = values.every((value) => value !== null) ? routes.byPath.get(fill(template.path, args)) : undefined
-    return known ? { kind: 'body', body: known } : { kind: 'unknown-resource' }
+    return known ? { kind: 'body', ...known } : { kind: 'unknown-resource' }
   }
   return { kind: 'unknown-endpoint' }
 }
@@ -77,17 +79,24 @@ function safeDecode(segment: string | undefined): string | null {
   }
 }
 
-/** Handles any request whose path is under /api/agent/v1. */
-export async function handleAgentRestRequest(request: Request): Promise<Response> {
+/** Any path under the prefix that names no operation, as `http.route`. */
+const UNMATCHED_ROUTE = `${API_BASE_PATH}/*`
+
+/** Handles any request whose path is under /api/agent/v1 (observed: lib/telemetry/observe.ts). */
+export const handleAgentRestRequest = observeAgentRoute(UNMATCHED_ROUTE, answerAgentRestRequest)
+
+async function answerAgentRestRequest(request: Request): Promise<Response> {
   const routes = getRestRoutes()
   const pathname = new URL(request.url).pathname
+  const route = matchRoute(pathname, routes)
+  const seen = observationOf(request)
+  if (seen && route.kind === 'body') seen.route = route.route
   if (isCorsPreflight(request.method, request.headers)) return respond(request, 204, null, null, API_HEADERS, PREFLIGHT_HEADERS)
 
   const admission = await admitAgentRequest(request)
   if (!admission.admitted) {
     return problem(request, routes, admission.reason, pathname, admission.headers)
   }
-  const route = matchRoute(pathname, routes)
   if (route.kind === 'unknown-endpoint') return problem(request, routes, 'agent_endpoint_not_found', pathname, admission.headers)
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return problem(request, routes, 'method_not_allowed', pathname, admission.headers, ALLOW_HEADERS)

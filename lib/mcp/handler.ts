@@ -7,9 +7,12 @@
  */
 import { isJsonContentType, readRequestBody } from '@modelcontextprotocol/server'
 import { admitAgentRequest } from '../admission.ts'
+import { MCP_PATH } from '../contract/constants.ts'
 import { API_HEADERS, CONTENT_TYPES, type HeaderList } from '../http/headers.ts'
 import { respond } from '../http/respond.ts'
 import { perSite } from '../site.ts'
+import { noteMcpAnswer, noteMcpRequest } from '../telemetry/mcp-call.ts'
+import { observeAgentRoute } from '../telemetry/observe.ts'
 import { getMcpCatalog } from './catalog.ts'
 import { bodyTooLarge, forbiddenOrigin, internalError, parseError, refused, unsupportedMediaType } from './errors.ts'
 import { buildOriginPolicy, checkOrigin } from './origin.ts'
@@ -37,8 +40,10 @@ async function readBody(request: Request): Promise<{ json: unknown } | 'too-larg
   }
 }
 
-/** Handles any request to /mcp. */
-export async function handleMcpRequest(request: Request): Promise<Response> {
+/** Handles any request to /mcp (observed: lib/telemetry/observe.ts). */
+export const handleMcpRequest = observeAgentRoute(MCP_PATH, answerMcpRequest)
+
+async function answerMcpRequest(request: Request): Promise<Response> {
   try {
     return await handle(request)
   } catch {
@@ -53,6 +58,7 @@ async function handle(request: Request): Promise<Response> {
   if (request.method !== 'POST') return send(request, await endpoint.refuseMethod(request), NO_HEADERS)
 
   const body = await readBody(request)
+  if (typeof body === 'object') noteMcpRequest(request, body.json)
   // Every POST spends the quota exactly once, before anything else is decided about it.
   const admission = await admitAgentRequest(request)
   if (!admission.admitted) {
@@ -68,6 +74,7 @@ async function handle(request: Request): Promise<Response> {
 }
 
 function send(request: Request, answer: McpAnswer, admission: HeaderList): Response {
+  noteMcpAnswer(request, answer.body)
   const bytes = typeof answer.body === 'string' ? encoder.encode(answer.body) : answer.body
   return respond(request, answer.status, bytes && { bytes }, CONTENT_TYPES.json, API_HEADERS, admission, answer.headers)
 }

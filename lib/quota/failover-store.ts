@@ -22,15 +22,22 @@ export class FailoverQuotaStore {
   readonly #local: MemoryQuotaStore
   readonly #log: StoreLogger
   readonly #probeIntervalMs: number
+  readonly #onFailover: () => void
   #degraded = false
   #probing = false
   #nextProbeAt = 0
 
-  constructor(shared: SharedQuotaStore, local: MemoryQuotaStore, options: { log?: StoreLogger; probeIntervalMs?: number } = {}) {
+  /** `onFailover`: called once per switch to the in-process store (counted as a metric). */
+  constructor(
+    shared: SharedQuotaStore,
+    local: MemoryQuotaStore,
+    options: { log?: StoreLogger; probeIntervalMs?: number; onFailover?: () => void } = {},
+  ) {
     this.#shared = shared
     this.#local = local
     this.#log = options.log ?? console
     this.#probeIntervalMs = options.probeIntervalMs ?? PROBE_INTERVAL_MS
+    this.#onFailover = options.onFailover ?? (() => {})
   }
 
   /** `shared` while Upstash answers, `local` while the in-process store stands in for it. */
@@ -75,6 +82,7 @@ export class FailoverQuotaStore {
     this.#nextProbeAt = Date.now() + this.#probeIntervalMs
     if (this.#degraded) return
     this.#degraded = true
+    this.#onFailover()
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
     this.#log.warn(
       `[quota] Upstash Redis failed (${reason.slice(0, 300)}); counting requests in this process until it answers again (probing every ${this.#probeIntervalMs} ms)`,

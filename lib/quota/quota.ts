@@ -6,6 +6,7 @@
 import { getConfig, type SiteConfig } from '../env.ts'
 import { processSingleton } from '../process-singleton.ts'
 import { getSharedRedis } from '../redis/shared-redis.ts'
+import { recordQuotaFailover, withUpstashSpan } from '../telemetry/observe.ts'
 import { FailoverQuotaStore } from './failover-store.ts'
 import { MemoryQuotaStore } from './memory-store.ts'
 import { BUCKET, type QuotaDecision } from './token-bucket.ts'
@@ -14,6 +15,8 @@ import { UpstashQuotaStore } from './upstash-store.ts'
 export interface Quota {
   readonly store: 'memory' | 'upstash'
   consume(key: string): QuotaDecision | Promise<QuotaDecision>
+  /** The store that answers now (telemetry): right after a consume, the one that answered it. */
+  storeInUse(): 'in-process' | 'upstash' | 'failed-over'
 }
 
 export function quotaKeyPrefix(redisKeyPrefix: string): string {
@@ -44,8 +47,9 @@ function createQuota(): Quota {
   if (warning) console.warn(warning)
   const redis = getSharedRedis()
   const local = new MemoryQuotaStore()
-  if (!redis) return { store: 'memory', consume: (key) => local.consume(key, Date.now()) }
-  const shared = new UpstashQuotaStore(redis, { prefix: quotaKeyPrefix(config.redisKeyPrefix), timeoutMs: config.redisTimeoutMs })
-  const failover = new FailoverQuotaStore(shared, local)
-  return { store: 'upstash', consume: (key) => failover.consume(key) }
+  if (!redis) return { store: 'memory', consume: (key) => local.consume(key, Date.now()), storeInUse: () => 'in-process' }
+  const upstash = new UpstashQuotaStore(redis, { prefix: quotaKeyPrefix(config.redisKeyPrefix), timeoutMs: config.redisTimeoutMs })
+  const shared = { consume: (key: string) => withUpstashSpan('ratelimit', () => upstash.consume(key)) }
+  const failover = new FailoverQuotaStore(shared, local, { onFailover: recordQuotaFailover })
+  return { store: 'upstash', consume: (key) => failover.consume(key), storeInUse: () => (failover.mode === 'shared' ? 'upstash' : 'failed-over') }
 }

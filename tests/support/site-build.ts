@@ -41,6 +41,7 @@ export const BUILD_SOURCES = [
   'public',
   'patches',
   'proxy.ts',
+  'instrumentation.ts',
   'next.config.ts',
   'tsconfig.json',
   'package.json',

@@ -1,0 +1,10 @@
+/**
+ * Next calls `register` once per server process before serving (next start, Vercel); `npm start`
+ * (scripts/start.ts) calls it too. What it registers: lib/telemetry/register.ts.
+ */
+export async function register(): Promise<void> {
+  // The Edge runtime has no use for it: the agent surface runs on Node.
+  if (process.env.NEXT_RUNTIME === 'edge') return
+  const { registerTelemetry } = await import('./lib/telemetry/register.ts')
+  await registerTelemetry()
+}

@@ -1,0 +1,35 @@
+/**
+ * Attribute and metric names, once. The standard ones are OpenTelemetry's semantic conventions (HTTP,
+ * database, and the MCP conventions, in development status); `cadence.*` are this site's own.
+ */
+export const INSTRUMENTATION_SCOPE = 'cadence-site'
+
+export const ATTR = {
+  httpMethod: 'http.request.method',
+  httpRoute: 'http.route',
+  httpStatus: 'http.response.status_code',
+  urlPath: 'url.path',
+  errorType: 'error.type',
+  mcpMethod: 'mcp.method.name',
+  mcpProtocolVersion: 'mcp.protocol.version',
+  toolName: 'gen_ai.tool.name',
+  resourceUri: 'mcp.resource.uri',
+  jsonrpcId: 'jsonrpc.request.id',
+  rpcStatus: 'rpc.response.status_code',
+  networkTransport: 'network.transport',
+  networkProtocol: 'network.protocol.name',
+  dbSystem: 'db.system.name',
+  dbOperation: 'db.operation.name',
+  serverAddress: 'server.address',
+  agentClass: 'cadence.agent.class',
+  admission: 'cadence.admission',
+  quotaStore: 'cadence.quota.store',
+  quotaRemaining: 'cadence.quota.remaining',
+} as const
+
+export const METRIC = {
+  requestDuration: 'http.server.request.duration',
+  mcpDuration: 'mcp.server.operation.duration',
+  refusals: 'cadence.agent.refusals',
+  failovers: 'cadence.quota.failovers',
+} as const
