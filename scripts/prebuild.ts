@@ -2,14 +2,18 @@
  * Runs before `next build` (npm's prebuild): the settings, from the environment and the `.env` files
  * `next build` reads, and every file under content/. A wrong setting stops the build with one line
  * naming the variable; a wrong content edit with the file, line, field and what is expected. A Vercel
- * production build without Upstash Redis is warned that its quota is per instance.
+ * production build without Upstash Redis is warned that its quota is per instance, and a production
+ * build that still names `.example` placeholder domains is warned about each.
  */
 import { checkContentOrExit } from '../lib/content/check.ts'
+import { placeholderDomainWarning } from '../lib/content/placeholder-domains.ts'
 import { loadSettingsOrExit } from '../lib/env-files.ts'
 import { perInstanceQuotaWarning } from '../lib/quota/quota.ts'
 
 const config = loadSettingsOrExit()
 const warning = perInstanceQuotaWarning(config)
 if (warning) console.warn(warning)
-checkContentOrExit('build')
+const content = checkContentOrExit('build')
+const placeholders = placeholderDomainWarning(config, content)
+if (placeholders) console.warn(placeholders)
 console.log('settings and content/: all valid')

@@ -3,6 +3,8 @@
  * prebuild check) and the first request that spends the quota say so, once; with Upstash, neither does.
  */
 import { spawnSync } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { perInstanceQuotaWarning } from '../../lib/quota/quota.ts'
@@ -51,5 +53,36 @@ describe('Vercel production without Upstash', () => {
     const build = spawnSync(process.execPath, [path.join(projectRoot, 'scripts/prebuild.ts')], { cwd: projectRoot, encoding: 'utf8', env: { ...isolatedEnv(), ...withUpstash } })
     expect(build.status).toBe(0)
     expect(build.stderr).not.toContain('[quota]')
+  })
+})
+
+describe('placeholder domains in a production build', () => {
+  const prebuild = (cwd: string, env: Record<string, string>) =>
+    spawnSync(process.execPath, [path.join(projectRoot, 'scripts/prebuild.ts')], { cwd, encoding: 'utf8', env: { ...isolatedEnv(), ...env } })
+  const production = { ...PRODUCTION, UPSTASH_REDIS_REST_URL: 'https://redis.upstash.io', UPSTASH_REDIS_REST_TOKEN: 'token', APP_URL: 'https://app.cadence.io' }
+
+  it('are named with the files that hold them, and the build goes on', () => {
+    const build = prebuild(projectRoot, production)
+    expect(build.status).toBe(0)
+    expect(build.stderr).toBe(
+      '[content] Warning: this production build names placeholder domains (.example), which lead nowhere; set the real ones:\n' +
+        '  cadence.example: BASE_URL, content/pages/contact.md\n',
+    )
+  })
+
+  it('a local build may use them', () => {
+    const build = prebuild(projectRoot, { BASE_URL: 'http://127.0.0.1:3000' })
+    expect(build.status).toBe(0)
+    expect(build.stderr).toBe('')
+  })
+
+  it('with real domains, nothing to warn about', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'placeholders-'))
+    cpSync(path.join(projectRoot, 'content'), path.join(root, 'content'), { recursive: true })
+    const contact = path.join(root, 'content/pages/contact.md')
+    writeFileSync(contact, readFileSync(contact, 'utf8').replace('hello@cadence.example', 'hello@cadence.io'))
+    const build = prebuild(root, { ...production, BASE_URL: 'https://cadence.io' })
+    expect(build.status).toBe(0)
+    expect(build.stderr).toBe('')
   })
 })
