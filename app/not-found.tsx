@@ -1,7 +1,6 @@
 import type { Metadata } from 'next'
 import { PageShell } from '@/app/_components/page-shell.tsx'
 import { PRODUCT_NAME } from '@/lib/contract/constants.ts'
-import { DOCUMENT_PATHS } from '@/lib/discovery/document-paths.ts'
 import { NOT_FOUND_PAGE } from '@/lib/pages/content-pages.ts'
 import { sitePage } from '@/lib/pages/site-pages.ts'
 
@@ -27,7 +26,7 @@ export default function NotFound() {
             <a href={sitePage('pricing').path}>See pricing</a>
           </li>
           <li>
-            <a href={DOCUMENT_PATHS.developers}>Developer index</a> for the public agent API
+            <a href={sitePage('developers').path}>Developer index</a> for the public agent API
           </li>
         </ul>
       </div>

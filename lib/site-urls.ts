@@ -19,7 +19,8 @@ export function buildSiteUrls(baseUrl: string) {
     contact: page('contact'),
     login: page('login'),
     signup: at(SIGNUP_PATH),
-    developers: doc('developers'),
+    /** The developer index's Markdown (the twin of the /developers page), the URL agents and documents cite. */
+    developers: at(sitePage('developers').markdownPath),
     llms: doc('llms'),
     llmsFull: doc('llmsFull'),
     aiCatalog: doc('aiCatalog'),
@@ -44,7 +45,7 @@ export function buildSiteUrls(baseUrl: string) {
     resources: at(`${API_BASE_PATH}/resources`),
     resource: (id: string) => at(`${API_BASE_PATH}/resources/${id}`),
     problemType: (code: string) => at(`${PROBLEMS_PATH}/${code}`),
-    docsSection: (anchor: string) => `${doc('developers')}#${anchor}`,
+    docsSection: (anchor: string) => `${at(sitePage('developers').markdownPath)}#${anchor}`,
   }
 }
 

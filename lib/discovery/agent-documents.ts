@@ -89,7 +89,10 @@ export function buildApiCatalog(site: Site) {
       {
         anchor: urls.apiBase,
         'service-desc': [{ href: urls.openapi, type: CONTENT_TYPES.openapi }],
-        'service-doc': [{ href: urls.developers, type: 'text/markdown' }],
+        'service-doc': [
+          { href: urls.page('developers'), type: 'text/html' },
+          { href: urls.developers, type: 'text/markdown' },
+        ],
         status: [{ href: urls.health, type: 'application/json' }],
       },
       {
@@ -126,7 +129,6 @@ export function buildLlmsFullTxt(site: Site): string {
     `# ${PRODUCT_NAME}: the public corpus\n`,
     `> Every page of ${urls.home} as Markdown, the developer index and the public resources, in one file. Index: ${urls.llms}\n`,
     ...SITE_PAGES.map((page) => part(urls.page(page.key), pageBody(page.key))),
-    part(urls.developers, fillTemplate(content.developers.body, site.templateValues)),
     ...PUBLIC_RESOURCE_IDS.map((id) => part(urls.resource(id), fillTemplate(content.resources[id].body, site.templateValues))),
   ].join('\n')
 }

@@ -13,7 +13,6 @@ export const DOCUMENT_PATHS = {
   llmsFull: '/llms-full.txt',
   sitemap: '/sitemap.xml',
   robots: '/robots.txt',
-  developers: '/developers.md',
   mcpServerCard: '/.well-known/mcp/server-card.json',
   mcpServerCardAtEndpoint: `${MCP_PATH}/server-card`,
   mcpManifest: '/.well-known/mcp.json',

@@ -35,10 +35,6 @@ export const DOCUMENTS = {
   llmsFull: { contentType: CONTENT_TYPES.text, build: buildLlmsFullTxt },
   sitemap: { contentType: CONTENT_TYPES.xml, build: buildSitemapXml },
   robots: { contentType: CONTENT_TYPES.text, build: buildRobotsTxt },
-  developers: {
-    contentType: CONTENT_TYPES.markdown,
-    build: (site) => fillTemplate(site.content.developers.body, site.templateValues),
-  },
   mcpServerCard: { contentType: CONTENT_TYPES.json, build: (site) => json(buildServerCard(site)) },
   mcpServerCardAtEndpoint: {
     contentType: CONTENT_TYPES.serverCard,

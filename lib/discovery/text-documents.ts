@@ -69,7 +69,7 @@ export function buildLlmsTxt(site: Site): string {
 /** Public pages and documents listed in the sitemap, in this order. */
 export function sitemapUrls(site: Site): string[] {
   const { urls } = site
-  return [urls.home, urls.pricing, urls.contact, urls.login, urls.developers, urls.llms, urls.openapi]
+  return [...SITE_PAGES.map((page) => urls.page(page.key)), urls.llms, urls.openapi]
 }
 
 /** XML's five special characters as entities: a sitemap location must be XML-escaped (sitemaps.org). */

@@ -101,6 +101,8 @@ export interface ContentPages {
     leadHtml: string
   }
   pricing: PageText & { plans: PlanView[] }
+  /** content/developers.md, the developer index, as a page with the site's chrome. */
+  developers: PageText
   contact: PageText & { email: string; mailto: string; responseTime: string }
   login: PageText & {
     loginLabel: string
@@ -141,6 +143,7 @@ export function buildContentPages(site: Site): ContentPages {
       ...pageText(content.pricing, site, titled(content.pricing.data.title)),
       plans: plans.map((plan) => toPlanView(plan, config.appUrl)),
     },
+    developers: pageText(content.developers, site, titled('Developers')),
     contact: {
       ...pageText(content.contact, site, titled(content.contact.data.title)),
       email: content.contact.data.email,

@@ -17,7 +17,7 @@ const page = (key: PageKey): NavLink => ({ label: sitePage(key).label, href: sit
 
 /** Header navigation: the visitor's next steps, then the developer entry point. */
 export function headerLinks(): NavLink[] {
-  return [page('pricing'), page('contact'), page('login'), { label: 'Developers', href: DOCUMENT_PATHS.developers }]
+  return [page('pricing'), page('contact'), page('login'), page('developers')]
 }
 
 /** Footer groups: the product pages and the machine-readable entry points for agents. */
@@ -25,12 +25,12 @@ export function footerGroups(): Array<{ heading: string; links: NavLink[] }> {
   return [
     {
       heading: 'Product',
-      links: SITE_PAGES.map((entry) => page(entry.key)),
+      links: SITE_PAGES.filter((entry) => entry.key !== 'developers').map((entry) => page(entry.key)),
     },
     {
       heading: 'Developers and agents',
       links: [
-        { label: 'Developer index', href: DOCUMENT_PATHS.developers },
+        { label: 'Developer index', href: sitePage('developers').path },
         { label: 'OpenAPI description', href: DOCUMENT_PATHS.openapi },
         { label: 'MCP server card', href: DOCUMENT_PATHS.mcpServerCard },
         { label: 'llms.txt', href: DOCUMENT_PATHS.llms },

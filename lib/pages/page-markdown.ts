@@ -97,6 +97,10 @@ export function buildPageMarkdown(site: Site, key: TwinKey, pages: ContentPages 
         sections,
       ])
     }
+    case 'developers': {
+      const page = pages.developers
+      return document(site, page, urls.page('developers'), [page.markdown])
+    }
     case 'not-found':
       return document(site, NOT_FOUND_PAGE, null, [
         `# ${NOT_FOUND_PAGE.title}`,

@@ -9,6 +9,7 @@ export const SITE_PAGES = [
   { key: 'pricing', label: 'Pricing', path: '/pricing', markdownPath: '/pricing.md' },
   { key: 'contact', label: 'Contact', path: '/contact', markdownPath: '/contact.md' },
   { key: 'login', label: 'Log in', path: '/login', markdownPath: '/login.md' },
+  { key: 'developers', label: 'Developers', path: '/developers', markdownPath: '/developers.md' },
 ] as const
 
 export type SitePage = (typeof SITE_PAGES)[number]

@@ -7,6 +7,7 @@ const PAGES = [
   { path: '/pricing', title: 'Pricing · Cadence', h1: 'Pricing', current: '/pricing' },
   { path: '/contact', title: 'Contact · Cadence', h1: 'Contact', current: '/contact' },
   { path: '/login', title: 'Log in · Cadence', h1: 'Log in', current: '/login' },
+  { path: '/developers', title: 'Developers · Cadence', h1: 'Cadence developer index', current: '/developers' },
 ] as const
 
 // Links between the site's own pages are root-relative; canonical URLs are absolute under BASE.
@@ -14,7 +15,7 @@ const HEADER_LINKS = [
   ['Pricing', '/pricing'],
   ['Contact', '/contact'],
   ['Log in', '/login'],
-  ['Developers', '/developers.md'],
+  ['Developers', '/developers'],
 ]
 
 const FOOTER_LINKS = [
@@ -22,7 +23,7 @@ const FOOTER_LINKS = [
   ['Pricing', '/pricing'],
   ['Contact', '/contact'],
   ['Log in', '/login'],
-  ['Developer index', '/developers.md'],
+  ['Developer index', '/developers'],
   ['OpenAPI description', '/openapi.json'],
   ['MCP server card', '/.well-known/mcp/server-card.json'],
   ['llms.txt', '/llms.txt'],
@@ -116,7 +117,7 @@ test.describe('homepage', () => {
       ['See pricing', '/pricing'],
       ['Log in or create an account', '/login'],
       ['Talk to us', '/contact'],
-      ['Developer index', '/developers.md'],
+      ['Developer index', '/developers'],
       ['OpenAPI description', '/openapi.json'],
       ['MCP server card', '/.well-known/mcp/server-card.json'],
       ['llms.txt', '/llms.txt'],

@@ -31,7 +31,6 @@ const DOCUMENTS = [
   ['/llms.txt', 'text/plain; charset=utf-8'],
   ['/sitemap.xml', 'application/xml; charset=utf-8'],
   ['/robots.txt', 'text/plain; charset=utf-8'],
-  ['/developers.md', 'text/markdown; charset=utf-8'],
   ['/.well-known/mcp.json', 'application/json'],
   ['/.well-known/mcp/server-card.json', 'application/json'],
   ['/mcp/server-card', 'application/mcp-server-card+json'],
@@ -123,7 +122,7 @@ describe('/sitemap.xml', () => {
       `${BASE}/pricing`,
       `${BASE}/contact`,
       `${BASE}/login`,
-      `${BASE}/developers.md`,
+      `${BASE}/developers`,
       `${BASE}/llms.txt`,
       `${BASE}/openapi.json`,
     ])
@@ -173,11 +172,11 @@ describe('/llms-full.txt', () => {
     expect(body.startsWith('# Cadence: the public corpus\n\n> Every page of')).toBe(true)
     const sources = [...body.matchAll(/^---\n\nSource: (\S+)\n/gm)].map((match) => match[1])
     expect(sources).toEqual([
-      `${BASE}/`, `${BASE}/pricing`, `${BASE}/contact`, `${BASE}/login`, `${BASE}/developers.md`,
+      `${BASE}/`, `${BASE}/pricing`, `${BASE}/contact`, `${BASE}/login`, `${BASE}/developers`,
       `${BASE}/api/agent/v1/resources/product-overview`, `${BASE}/api/agent/v1/resources/developer-resources`, `${BASE}/api/agent/v1/resources/agent-boundaries`,
     ])
     const developers = await (await site.fetch('/developers.md')).text()
-    expect(body).toContain(developers.trim())
+    expect(body).toContain(developers.slice(developers.indexOf('# Cadence developer index')).trim())
     const pricing = await (await site.fetch('/pricing.md')).text()
     expect(body).toContain(pricing.slice(pricing.indexOf('# Pricing')).trim())
     expect(body).not.toContain('\ntitle: ')
@@ -185,10 +184,12 @@ describe('/llms-full.txt', () => {
 })
 
 describe('/developers.md', () => {
-  it('serves content/developers.md with the base URL filled in', async () => {
+  it('is the developer index page as Markdown: content/developers.md with the base URL and the contract figures filled in', async () => {
     const body = await (await site.fetch('/developers.md')).text()
+    const expected = await expectedMarkdown('content/developers.md', { base_url: BASE, service: 'service' })
     expect(body).toBe(
-      await expectedMarkdown('content/developers.md', { base_url: BASE, service: 'service' }),
+      '---\ntitle: Cadence developer index\ndescription: Entry points, protocols, errors, limits and policies of the Cadence public agent API (REST and MCP).\n---\n' +
+        `> This is the Markdown version of ${BASE}/developers. For the index of this site for AI agents, read ${BASE}/llms.txt.\n\n${expected}`,
     )
     for (const anchor of ['## Versioning', '## Authentication', '## Rate limits', '## Agent boundaries', '## MCP']) expect(body).toContain(anchor)
   })
@@ -302,7 +303,10 @@ describe('agent discovery documents of 2026', () => {
         {
           anchor: `${BASE}/api/agent/v1`,
           'service-desc': [{ href: `${BASE}/openapi.json`, type: 'application/vnd.oai.openapi+json' }],
-          'service-doc': [{ href: `${BASE}/developers.md`, type: 'text/markdown' }],
+          'service-doc': [
+            { href: `${BASE}/developers`, type: 'text/html' },
+            { href: `${BASE}/developers.md`, type: 'text/markdown' },
+          ],
           status: [{ href: `${BASE}/api/agent/v1/health`, type: 'application/json' }],
         },
         {

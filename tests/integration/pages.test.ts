@@ -30,6 +30,7 @@ const EXPECTED_LINK: Record<string, string> = {
   '/pricing': `<${BASE}/pricing.md>; rel="alternate"; type="text/markdown", <${BASE}/llms.txt>; rel="describedby"; type="text/plain", <${BASE}/.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json", <${BASE}/pricing>; rel="canonical"`,
   '/contact': `<${BASE}/contact.md>; rel="alternate"; type="text/markdown", <${BASE}/llms.txt>; rel="describedby"; type="text/plain", <${BASE}/.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json", <${BASE}/contact>; rel="canonical"`,
   '/login': `<${BASE}/login.md>; rel="alternate"; type="text/markdown", <${BASE}/llms.txt>; rel="describedby"; type="text/plain", <${BASE}/.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json", <${BASE}/login>; rel="canonical"`,
+  '/developers': `<${BASE}/developers.md>; rel="alternate"; type="text/markdown", <${BASE}/llms.txt>; rel="describedby"; type="text/plain", <${BASE}/.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json", <${BASE}/developers>; rel="canonical"`,
 }
 
 const EXPECTED_FRONTMATTER: Record<string, string> = {
@@ -37,6 +38,7 @@ const EXPECTED_FRONTMATTER: Record<string, string> = {
   '/pricing': 'title: Pricing\ndescription: Cadence is free for individuals. Teams and mentoring programmes pay per active member.',
   '/contact': 'title: Contact\ndescription: Reach the Cadence team about programmes, partnerships, security or the agent API.',
   '/login': 'title: Log in\ndescription: Log in to the Cadence app or create a free account. The public agent API needs no login.',
+  '/developers': 'title: Cadence developer index\ndescription: Entry points, protocols, errors, limits and policies of the Cadence public agent API (REST and MCP).',
 }
 
 /** Next's router keys, which Next adds to Vary on its own answers. */
@@ -89,7 +91,8 @@ describe.each(['npm start', 'next start'] as const)('%s', (server) => {
       const [, frontmatter, firstLine] = /^---\n([\s\S]*?)\n---\n(.*)\n/.exec(body) ?? []
       expect(frontmatter).toBe(EXPECTED_FRONTMATTER[path])
       expect(firstLine).toBe(`> This is the Markdown version of ${BASE}${path}. For the index of this site for AI agents, read ${BASE}/llms.txt.`)
-      expect(body).not.toMatch(/\{\{|\}\}|<[a-z]+[ >]/)
+      // No placeholder left and no HTML tag outside code spans (where `<id>` is a legitimate Markdown text).
+      expect(body.replace(/`[^`\n]*`/g, '')).not.toMatch(/\{\{|\}\}|<[a-z]+[ >]/)
     })
 
     it('answers a Markdown-preferring request for the page with the same bytes and headers as the .md URL', async () => {

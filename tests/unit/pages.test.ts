@@ -98,14 +98,14 @@ describe('navigation', () => {
       ['Pricing', '/pricing'],
       ['Contact', '/contact'],
       ['Log in', '/login'],
-      ['Developers', '/developers.md'],
+      ['Developers', '/developers'],
     ])
     expect(footerGroups().flatMap((group) => group.links.map((link) => link.href))).toEqual([
       '/',
       '/pricing',
       '/contact',
       '/login',
-      '/developers.md',
+      '/developers',
       '/openapi.json',
       '/.well-known/mcp/server-card.json',
       '/llms.txt',
