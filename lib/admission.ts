@@ -3,11 +3,7 @@
  * admitted before any handler runs: the rollout state of `public_agent_access`, then the per-client
  * quota. The answer carries the headers every admitted or refused response must show.
  */
-import {
-  isClientAddressResolvedByServer,
-  readClientAddress,
-  type ClientAddressSource,
-} from './client-address.ts'
+import { isClientAddressResolvedByServer, readClientAddress, type ClientAddressSource } from './client-address.ts'
 import { getConfig } from './env.ts'
 import type { HeaderList } from './http/headers.ts'
 import { quotaBucketKey } from './net/ip-address.ts'

@@ -54,7 +54,10 @@ function matching(pattern: RegExp, expected: string) {
  */
 const originListText = setting((value) => {
   const origins: string[] = []
-  for (const item of value.split(',').map((entry) => entry.trim()).filter(Boolean)) {
+  for (const item of value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)) {
     const origin = webOrigin(item)
     if (!origin) return { expected: `expected web origins such as https://console.example.com, got ${quote(item)}` }
     origins.push(origin)
@@ -106,8 +109,13 @@ const flagsSecret = setting((value) =>
  */
 const contentSignal = setting((value) =>
   /^(?:search|ai-input|ai-train)=(?:yes|no)(?:\s*,\s*(?:search|ai-input|ai-train)=(?:yes|no))*$/.test(value)
-    ? value.split(',').map((part) => part.trim()).join(', ')
-    : { expected: `expected comma-separated search=, ai-input= and ai-train= signals, each yes or no, e.g. "${DEFAULT_CONTENT_SIGNAL}", got ${quote(value)}` },
+    ? value
+        .split(',')
+        .map((part) => part.trim())
+        .join(', ')
+    : {
+        expected: `expected comma-separated search=, ai-input= and ai-train= signals, each yes or no, e.g. "${DEFAULT_CONTENT_SIGNAL}", got ${quote(value)}`,
+      },
 )
 
 function quote(value: string): string {
@@ -219,7 +227,10 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
     throw new ConfigError([{ variable, expected: `expected the https:// REST URL of the database, got ${quote(upstashUrl)}` }])
   }
   if (Boolean(upstashUrl) !== Boolean(upstashToken)) {
-    const [url, token] = e.UPSTASH_REDIS_REST_URL || e.UPSTASH_REDIS_REST_TOKEN ? ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN'] : ['KV_REST_API_URL', 'KV_REST_API_TOKEN']
+    const [url, token] =
+      e.UPSTASH_REDIS_REST_URL || e.UPSTASH_REDIS_REST_TOKEN
+        ? ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']
+        : ['KV_REST_API_URL', 'KV_REST_API_TOKEN']
     throw new ConfigError([{ variable: upstashUrl ? token : url, expected: `set both ${url} and ${token}, or neither` }])
   }
   return Object.freeze({
@@ -269,7 +280,10 @@ function toOrigin(value: string, variable: string): string {
   }
   if (!/^https?:$/.test(url.protocol) || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) {
     throw new ConfigError([
-      { variable, expected: `expected a bare origin (scheme and host, no path, query or credentials) such as https://agents.example.com, got ${quote(value)}` },
+      {
+        variable,
+        expected: `expected a bare origin (scheme and host, no path, query or credentials) such as https://agents.example.com, got ${quote(value)}`,
+      },
     ])
   }
   return url.origin

@@ -46,16 +46,15 @@ interface Measurement {
   storeCpuMsPerRequest: number
 }
 
-
-
-
 async function runLoad(pid: number, url: string, benchCase: BenchCase, storeCpuMs: () => number = () => 0): Promise<Measurement> {
   const spec = { url, method: benchCase.method, headers: benchCase.headers, body: benchCase.body, connections: CONNECTIONS, duration: DURATION }
   const cpuBefore = processCpuMs(pid)
   const storeBefore = storeCpuMs()
   let peak = processRssMb(pid)
   const sampler = setInterval(() => (peak = Math.max(peak, processRssMb(pid))), 100)
-  const child = spawn(process.execPath, [path.join(projectRoot, 'scripts/bench/load.ts'), JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [path.join(projectRoot, 'scripts/bench/load.ts'), JSON.stringify(spec)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
   await new Promise((resolve) => child.on('exit', resolve))
@@ -87,7 +86,13 @@ async function runLoad(pid: number, url: string, benchCase: BenchCase, storeCpuM
 function recordAnswer(site: RunningSite, benchCase: BenchCase): Promise<{ key: string; status: number; headers: [string, string][]; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port: site.port, path: benchCase.path, method: benchCase.method, headers: { ...benchCase.headers, 'x-forwarded-for': '10.255.255.1' } },
+      {
+        host: '127.0.0.1',
+        port: site.port,
+        path: benchCase.path,
+        method: benchCase.method,
+        headers: { ...benchCase.headers, 'x-forwarded-for': '10.255.255.1' },
+      },
       (res) => {
         const chunks: Buffer[] = []
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -100,7 +105,8 @@ function recordAnswer(site: RunningSite, benchCase: BenchCase): Promise<{ key: s
             if (!skip.has(name.toLowerCase())) headers.push([name, res.rawHeaders[i + 1] ?? ''])
           }
           headers.push(['Content-Length', String(body.length)])
-          if ((res.statusCode ?? 500) >= 300) reject(new Error(`${benchCase.name}: the site answered ${res.statusCode}: ${body.toString().slice(0, 300)}`))
+          if ((res.statusCode ?? 500) >= 300)
+            reject(new Error(`${benchCase.name}: the site answered ${res.statusCode}: ${body.toString().slice(0, 300)}`))
           resolve({ key: `${benchCase.method} ${benchCase.path}`, status: res.statusCode ?? 0, headers, body: body.toString('base64') })
         })
       },
@@ -112,7 +118,9 @@ function recordAnswer(site: RunningSite, benchCase: BenchCase): Promise<{ key: s
 
 async function startBare(recordingsFile: string): Promise<{ port: number; process: ChildProcess }> {
   const port = await freePort()
-  const child = spawn(process.execPath, [path.join(projectRoot, 'scripts/bench/bare-server.ts'), recordingsFile, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [path.join(projectRoot, 'scripts/bench/bare-server.ts'), recordingsFile, String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   await new Promise<void>((resolve) => child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve()))
   return { port, process: child }
 }
@@ -179,7 +187,9 @@ async function main(): Promise<void> {
 
 function printReport(cases: BenchCase[], results: Map<string, { site: Measurement[]; bare: Measurement[] }>): void {
   const cpu = cpus()[0]?.model ?? 'unknown CPU'
-  console.log(`\n${new Date().toISOString().slice(0, 10)} · ${cpus().length} × ${cpu} · ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.versions.node}`)
+  console.log(
+    `\n${new Date().toISOString().slice(0, 10)} · ${cpus().length} × ${cpu} · ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.versions.node}`,
+  )
   console.log(`${RUNS} alternating runs per case, ${DURATION} s each, ${CONNECTIONS} connections, autocannon; medians (peak RSS: max)\n`)
   const rows = [
     ['case', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'p99 ×bare', 'CPU ms/req', 'CPU ×bare', 'peak RSS MB', 'RSS ×bare', 'non-2xx', 'errors'],

@@ -14,7 +14,8 @@ interface LockEntry {
 }
 const LOCKFILE = 'package-lock.json'
 const lock = JSON.parse(readFileSync(LOCKFILE, 'utf8')) as { packages: Record<string, LockEntry> }
-const PLATFORM = /-(darwin|linux|win32|android|freebsd|openbsd|sunos|aix)-(arm64|x64|arm|ia32|ppc64|s390x|riscv64|loong64)(?:-(gnu|musl|msvc|gnueabihf))?$/
+const PLATFORM =
+  /-(darwin|linux|win32|android|freebsd|openbsd|sunos|aix)-(arm64|x64|arm|ia32|ppc64|s390x|riscv64|loong64)(?:-(gnu|musl|msvc|gnueabihf))?$/
 const added: string[] = []
 
 for (const [parentKey, parent] of Object.entries(lock.packages)) {

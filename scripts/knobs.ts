@@ -9,7 +9,9 @@ export function positiveNumber(env: Record<string, string | undefined>, name: st
   if (!raw) return fallback
   const value = Number(raw)
   if (!Number.isFinite(value) || value <= 0 || (options.integer && !Number.isInteger(value))) {
-    throw new ConfigError([{ variable: name, expected: `expected a positive ${options.integer ? 'whole number' : 'number'}, got ${JSON.stringify(raw)}` }])
+    throw new ConfigError([
+      { variable: name, expected: `expected a positive ${options.integer ? 'whole number' : 'number'}, got ${JSON.stringify(raw)}` },
+    ])
   }
   return value
 }

@@ -46,7 +46,9 @@ async function main(argv: string[]): Promise<number> {
   const fallback = config.publicAgentAccessDefault
   if (!config.upstash) {
     if (command === 'status') {
-      console.log(`${PUBLIC_AGENT_ACCESS_FLAG_KEY}: ${stateName(fallback)} (PUBLIC_AGENT_ACCESS; no shared rollout setting: Upstash Redis is not configured)`)
+      console.log(
+        `${PUBLIC_AGENT_ACCESS_FLAG_KEY}: ${stateName(fallback)} (PUBLIC_AGENT_ACCESS; no shared rollout setting: Upstash Redis is not configured)`,
+      )
       return 0
     }
     console.error(
@@ -61,7 +63,9 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'status') {
     const shared = await readSharedSetting(redis, config.redisKeyPrefix)
     const effective = shared ?? fallback
-    console.log(`${PUBLIC_AGENT_ACCESS_FLAG_KEY}: ${stateName(effective)} (${shared === null ? 'PUBLIC_AGENT_ACCESS of each instance' : 'shared setting'})`)
+    console.log(
+      `${PUBLIC_AGENT_ACCESS_FLAG_KEY}: ${stateName(effective)} (${shared === null ? 'PUBLIC_AGENT_ACCESS of each instance' : 'shared setting'})`,
+    )
     console.log(`  shared setting ${key}: ${stateName(shared)}`)
     console.log(`  PUBLIC_AGENT_ACCESS here: ${stateName(fallback)}`)
     const history = await readHistory(redis, config.redisKeyPrefix, 5)
@@ -86,7 +90,8 @@ async function main(argv: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2))
 } catch (error) {
-  const cause = error instanceof Error && error.cause instanceof Error ? ` (${(error.cause as Error & { code?: string }).code ?? error.cause.message})` : ''
+  const cause =
+    error instanceof Error && error.cause instanceof Error ? ` (${(error.cause as Error & { code?: string }).code ?? error.cause.message})` : ''
   const reason = error instanceof Error ? `${error.name}: ${error.message}${cause}` : String(error)
   console.error(`[rollout] failed: ${reason}. Check UPSTASH_REDIS_REST_URL/_TOKEN (or KV_REST_API_URL/_TOKEN).`)
   process.exitCode = 1

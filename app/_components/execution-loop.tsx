@@ -24,7 +24,11 @@ export function ExecutionLoop({ steps }: { steps: readonly string[] }) {
         const end = at(index + 0.78)
         return (
           <g key={step}>
-            <path d={`M${start.x.toFixed(1)} ${start.y.toFixed(1)}A${radius} ${radius} 0 0 1 ${end.x.toFixed(1)} ${end.y.toFixed(1)}`} className="loop-arc" markerEnd="url(#loop-arrow)" />
+            <path
+              d={`M${start.x.toFixed(1)} ${start.y.toFixed(1)}A${radius} ${radius} 0 0 1 ${end.x.toFixed(1)} ${end.y.toFixed(1)}`}
+              className="loop-arc"
+              markerEnd="url(#loop-arrow)"
+            />
             <circle cx={from.x} cy={from.y} r="30" className="loop-node" />
             <text x={from.x} y={from.y} className="loop-label" textAnchor="middle" dominantBaseline="middle">
               {index + 1}

@@ -37,7 +37,8 @@ interface RestRoutes {
 }
 
 const PARAMETER = /\{(\w+)\}/g
-const fill = (path: string, args: Readonly<Record<string, string>>) => `${API_BASE_PATH}${path.replace(PARAMETER, (_, name: string) => args[name] ?? '')}`
+const fill = (path: string, args: Readonly<Record<string, string>>) =>
+  `${API_BASE_PATH}${path.replace(PARAMETER, (_, name: string) => args[name] ?? '')}`
 
 /** Built from the operations table and the answers of each operation (lib/agent/catalog.ts). */
 const getRestRoutes = perSite((site): RestRoutes => {
@@ -108,4 +109,3 @@ async function answerAgentRestRequest(request: Request): Promise<Response> {
 function problem(request: Request, routes: RestRoutes, code: ProblemCode, pathname: string, ...headers: HeaderList[]): Response {
   return respondProblem(request, buildProblem(code, routes.problemTypeUrl, { instance: routes.baseUrl + pathname }), ...headers)
 }
-

@@ -4,7 +4,14 @@
  * place where the contract has one (`RateLimit-Limit: 151`) is an error at its line, because a page
  * that contradicts the API it documents is worse than no page.
  */
-import { CONTRACT_VERSION, MCP_LEGACY_PROTOCOL_VERSIONS, MCP_PROTOCOL_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS, QUOTA, VERSIONING_POLICY } from '../contract/constants.ts'
+import {
+  CONTRACT_VERSION,
+  MCP_LEGACY_PROTOCOL_VERSIONS,
+  MCP_PROTOCOL_VERSION,
+  MCP_SUPPORTED_PROTOCOL_VERSIONS,
+  QUOTA,
+  VERSIONING_POLICY,
+} from '../contract/constants.ts'
 import { applicationErrorCode, HEADER_MISMATCH, MCP_CACHE_HINTS, MCP_MAX_BATCH_MESSAGES, MCP_MAX_BODY_BYTES } from '../mcp/protocol.ts'
 import { RATE_LIMIT_POLICY_VALUE } from '../quota/quota-headers.ts'
 
@@ -73,9 +80,16 @@ const CONTRACT_PHRASES: readonly ContractPhrase[] = [
 
 /** Application codes (-31000 minus an HTTP status) the server answers with; any other -31xxx is wrong. */
 const APPLICATION_CODES = new Set<string>(
-  (['mcp_code_base', 'mcp_code_method_not_allowed', 'mcp_code_body_too_large', 'mcp_code_unsupported_media_type', 'mcp_code_rate_limited', 'mcp_code_disabled'] as const).map(
-    (name) => CONTRACT_TEMPLATE_VALUES[name],
-  ),
+  (
+    [
+      'mcp_code_base',
+      'mcp_code_method_not_allowed',
+      'mcp_code_body_too_large',
+      'mcp_code_unsupported_media_type',
+      'mcp_code_rate_limited',
+      'mcp_code_disabled',
+    ] as const
+  ).map((name) => CONTRACT_TEMPLATE_VALUES[name]),
 )
 const VERSION_DATES = new Set<string>([CONTRACT_VERSION, ...MCP_SUPPORTED_PROTOCOL_VERSIONS])
 
@@ -98,19 +112,29 @@ export function contractContradictions(body: string): ContractContradiction[] {
         const written = match[group + 1]?.trim() ?? ''
         if (written.includes('{{')) return
         const expected = CONTRACT_TEMPLATE_VALUES[name]
-        if (written !== expected) found.push({ index: match.index, message: `"${match[0].replace(/\s+/g, ' ')}" says ${written} where the contract has ${expected}; write {{${name}}}` })
+        if (written !== expected)
+          found.push({
+            index: match.index,
+            message: `"${match[0].replace(/\s+/g, ' ')}" says ${written} where the contract has ${expected}; write {{${name}}}`,
+          })
       })
     }
   }
   for (const match of body.matchAll(/(?<![\w-])-31\d{3}\b/g)) {
     if (!APPLICATION_CODES.has(match[0])) {
-      found.push({ index: match.index, message: `${match[0]} is not an error code of this server; write one of ${[...APPLICATION_CODES].join(', ')} by its placeholder` })
+      found.push({
+        index: match.index,
+        message: `${match[0]} is not an error code of this server; write one of ${[...APPLICATION_CODES].join(', ')} by its placeholder`,
+      })
     }
   }
   for (const match of body.matchAll(/`(\d{4}-\d{2}-\d{2})`/g)) {
     const date = match[1] ?? ''
     if (!VERSION_DATES.has(date)) {
-      found.push({ index: match.index, message: `\`${date}\` is neither the contract version nor an MCP protocol version; write {{contract_version}} or {{mcp_protocol_version}}` })
+      found.push({
+        index: match.index,
+        message: `\`${date}\` is neither the contract version nor an MCP protocol version; write {{contract_version}} or {{mcp_protocol_version}}`,
+      })
     }
   }
   return found.sort((a, b) => a.index - b.index)

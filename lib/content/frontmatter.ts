@@ -31,18 +31,17 @@ export const ResourceFrontmatterSchema = z.strictObject({
 
 /** An Agent Skill (agentskills.io): `name` is the skill's directory name in the skills index. */
 export const SkillFrontmatterSchema = z.strictObject({
-  name: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lower-case letters, digits and single hyphens').max(64, 'at most 64 characters'),
+  name: z
+    .string()
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lower-case letters, digits and single hyphens')
+    .max(64, 'at most 64 characters'),
   description: shortText(1024),
 })
 
 export const PlanSchema = z.strictObject({
   id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'a lower-case slug such as "team"'),
   name: shortText(40),
-  priceMonthlyUsd: z
-    .number()
-    .nonnegative()
-    .nullable()
-    .describe('0 means free; null means priced on request (contact sales)'),
+  priceMonthlyUsd: z.number().nonnegative().nullable().describe('0 means free; null means priced on request (contact sales)'),
   priceNote: shortText(80),
   summary: shortText(200),
   features: z.array(shortText(120)).min(1),
@@ -58,7 +57,12 @@ export const PricingFrontmatterSchema = PageFrontmatterSchema.extend({
     .superRefine((plans, context) => {
       const seen = new Set<string>()
       plans.forEach((plan, index) => {
-        if (seen.has(plan.id)) context.addIssue({ code: 'custom', path: [index, 'id'], message: `"${plan.id}" is already the id of another plan; plan ids must be unique` })
+        if (seen.has(plan.id))
+          context.addIssue({
+            code: 'custom',
+            path: [index, 'id'],
+            message: `"${plan.id}" is already the id of another plan; plan ids must be unique`,
+          })
         seen.add(plan.id)
       })
     }),

@@ -175,7 +175,11 @@ export function describeIssues(source: FrontmatterSource, data: unknown, schema:
       }
       continue
     }
-    problems.push({ line: lineOfPath(source, issue.path), field: fieldLabel(data, issue.path) || '(frontmatter)', expected: describeIssue(issue, input) })
+    problems.push({
+      line: lineOfPath(source, issue.path),
+      field: fieldLabel(data, issue.path) || '(frontmatter)',
+      expected: describeIssue(issue, input),
+    })
   }
   return problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
 }

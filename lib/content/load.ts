@@ -45,7 +45,10 @@ export interface SiteContent {
 /** Placeholders a body may use, written `{{name}}`: the deployment's URLs and names, then the contract's numbers. */
 const DEPLOYMENT_VARIABLES = ['base_url', 'app_url', 'service'] as const
 export type TemplateValues = Record<(typeof DEPLOYMENT_VARIABLES)[number], string> & typeof CONTRACT_TEMPLATE_VALUES
-export const TEMPLATE_VARIABLES: ReadonlyArray<keyof TemplateValues> = [...DEPLOYMENT_VARIABLES, ...(Object.keys(CONTRACT_TEMPLATE_VALUES) as ContractPlaceholder[])]
+export const TEMPLATE_VARIABLES: ReadonlyArray<keyof TemplateValues> = [
+  ...DEPLOYMENT_VARIABLES,
+  ...(Object.keys(CONTRACT_TEMPLATE_VALUES) as ContractPlaceholder[]),
+]
 
 export class ContentError extends Error {
   override name = 'ContentError'
@@ -92,7 +95,8 @@ export function loadContent(root: string = process.cwd()): SiteContent {
     skill: read(
       CONTENT_FILES.skill,
       SkillFrontmatterSchema.superRefine((data, context) => {
-        if (data.name !== SKILL_NAME) context.addIssue({ code: 'custom', path: ['name'], message: `expected "${SKILL_NAME}" (the skill's published path), got "${data.name}"` })
+        if (data.name !== SKILL_NAME)
+          context.addIssue({ code: 'custom', path: ['name'], message: `expected "${SKILL_NAME}" (the skill's published path), got "${data.name}"` })
       }),
     ),
   }

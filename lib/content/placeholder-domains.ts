@@ -27,7 +27,15 @@ export function placeholderDomains(config: Pick<SiteConfig, 'baseUrl' | 'appUrl'
   }
   scan(config.baseUrl, 'BASE_URL')
   scan(config.appUrl, 'APP_URL')
-  const files = [content.home, content.developers, ...Object.values(content.resources), content.pricing, content.contact, content.login, content.skill]
+  const files = [
+    content.home,
+    content.developers,
+    ...Object.values(content.resources),
+    content.pricing,
+    content.contact,
+    content.login,
+    content.skill,
+  ]
   for (const file of files) scan(`${JSON.stringify(file.data)}\n${file.body}`, file.file)
   return found
 }
@@ -37,8 +45,7 @@ export function placeholderDomainWarning(config: Pick<SiteConfig, 'deployment' |
   const found = placeholderDomains(config, content)
   if (found.size === 0) return undefined
   const lines = [...found].map(([domain, places]) => `  ${domain}: ${[...places].join(', ')}`)
-  return [
-    '[content] Warning: this production build names placeholder domains (.example), which lead nowhere; set the real ones:',
-    ...lines,
-  ].join('\n')
+  return ['[content] Warning: this production build names placeholder domains (.example), which lead nowhere; set the real ones:', ...lines].join(
+    '\n',
+  )
 }

@@ -36,13 +36,7 @@ export const QUOTA = {
   scope: 'client_ip',
 } as const
 
-export const RATE_LIMIT_HEADER_NAMES = [
-  'RateLimit-Limit',
-  'RateLimit-Remaining',
-  'RateLimit-Reset',
-  'RateLimit-Policy',
-  'RateLimit',
-] as const
+export const RATE_LIMIT_HEADER_NAMES = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'] as const
 
 export const VERSIONING_POLICY = {
   scheme: 'url_path',

@@ -30,7 +30,8 @@ export const AGENT_OPERATIONS = [
     operationId: 'getAgentHealth',
     path: '/health',
     summary: 'Check the public agent API',
-    description: 'Liveness and posture of the public surface: read-only, unauthenticated, no private data, plus where the OpenAPI description and the MCP endpoint are.',
+    description:
+      'Liveness and posture of the public surface: read-only, unauthenticated, no private data, plus where the OpenAPI description and the MCP endpoint are.',
     response: AgentHealthSchema,
     responseDescription: 'The service is up.',
     input: NoArgumentsSchema,
@@ -40,14 +41,16 @@ export const AGENT_OPERATIONS = [
     operationId: 'getPublicCapabilities',
     path: '/capabilities',
     summary: 'Read the public capability catalog',
-    description: 'Canonical discovery endpoints, public resources, exposure boundaries, versioning policy, authorization model, rate limits and onboarding facts, in one object.',
+    description:
+      'Canonical discovery endpoints, public resources, exposure boundaries, versioning policy, authorization model, rate limits and onboarding facts, in one object.',
     response: AgentCapabilitiesSchema,
     responseDescription: 'The public capability catalog.',
     input: NoArgumentsSchema,
     mcpTool: {
       name: 'get_public_capabilities',
       title: 'Get public capabilities',
-      description: 'Returns the public capability catalog: discovery endpoints, public resources, boundaries, versioning, authorization, rate limits and onboarding. Same object as GET /api/agent/v1/capabilities. Takes no arguments.',
+      description:
+        'Returns the public capability catalog: discovery endpoints, public resources, boundaries, versioning, authorization, rate limits and onboarding. Same object as GET /api/agent/v1/capabilities. Takes no arguments.',
     },
   },
   {
@@ -61,7 +64,8 @@ export const AGENT_OPERATIONS = [
     mcpTool: {
       name: 'list_public_resources',
       title: 'List public resources',
-      description: 'Lists the stable public resources (product-overview, developer-resources, agent-boundaries) with their ids and URIs. Same object as GET /api/agent/v1/resources. Takes no arguments.',
+      description:
+        'Lists the stable public resources (product-overview, developer-resources, agent-boundaries) with their ids and URIs. Same object as GET /api/agent/v1/resources. Takes no arguments.',
     },
   },
   {
@@ -75,7 +79,8 @@ export const AGENT_OPERATIONS = [
     mcpTool: {
       name: 'read_public_resource',
       title: 'Read a public resource',
-      description: 'Reads one public resource by stable id (product-overview, developer-resources or agent-boundaries) and returns its descriptor and Markdown content. Same object as GET /api/agent/v1/resources/{resourceId}.',
+      description:
+        'Reads one public resource by stable id (product-overview, developer-resources or agent-boundaries) and returns its descriptor and Markdown content. Same object as GET /api/agent/v1/resources/{resourceId}.',
     },
   },
 ] as const satisfies readonly AgentOperation[]

@@ -40,14 +40,15 @@ const absoluteUrl = () => z.url({ protocol: /^https?$/ })
 const imfFixdate = () =>
   z.string().regex(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/)
 
-export const PublicResourceIdSchema = z
-  .enum(PUBLIC_RESOURCE_IDS)
-  .describe('Stable public resource id, as returned by the resource catalog.')
+export const PublicResourceIdSchema = z.enum(PUBLIC_RESOURCE_IDS).describe('Stable public resource id, as returned by the resource catalog.')
 contractRegistry.add(PublicResourceIdSchema, { id: 'PublicResourceId' })
 
 const descriptorShape = {
   id: PublicResourceIdSchema,
-  uri: z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/public\/[a-z-]+$/).describe('MCP resource URI, `<service>://public/<id>`.'),
+  uri: z
+    .string()
+    .regex(/^[a-z][a-z0-9+.-]*:\/\/public\/[a-z-]+$/)
+    .describe('MCP resource URI, `<service>://public/<id>`.'),
   name: z.string().min(1).describe('Human-readable resource name.'),
   description: z.string().min(1).describe('What the resource covers.'),
   mimeType: z.literal(RESOURCE_MIME_TYPE).describe('Always `text/markdown`.'),
@@ -206,4 +207,3 @@ export type AgentResource = z.infer<typeof AgentResourceSchema>
 export type AgentHealth = z.infer<typeof AgentHealthSchema>
 export type AgentCapabilities = z.infer<typeof AgentCapabilitiesSchema>
 export type ProblemDetails = z.infer<typeof ProblemDetailsSchema>
-

@@ -111,7 +111,9 @@ export function buildAgentSkillsIndex(site: Site) {
   const { data } = site.content.skill
   return {
     $schema: AGENT_SKILLS_SCHEMA,
-    skills: [{ name: data.name, type: 'skill-md', description: data.description, url: site.urls.agentSkill, digest: sha256Digest(buildAgentSkill(site)) }],
+    skills: [
+      { name: data.name, type: 'skill-md', description: data.description, url: site.urls.agentSkill, digest: sha256Digest(buildAgentSkill(site)) },
+    ],
   }
 }
 

@@ -4,7 +4,6 @@
  * CORS for any origin, a weak ETag and the documents' cache policy. Documents never spend the agent
  * quota and stay readable while `public_agent_access` is off.
  */
-import { fillTemplate } from '../content/load.ts'
 import type { ProblemCode } from '../contract/problems.ts'
 import { CACHE_CONTROL, CONTENT_TYPES, CORS_HEADERS, type HeaderList } from '../http/headers.ts'
 import { RESOURCE_SECURITY_HEADERS } from '../http/security-headers.ts'

@@ -4,13 +4,7 @@
  * the deployment's base URL as its server.
  */
 import { z } from 'zod'
-import {
-  API_BASE_PATH,
-  CONTRACT_VERSION,
-  PRODUCT_NAME,
-  QUOTA,
-  SERVICE_DISPLAY_NAME,
-} from '../contract/constants.ts'
+import { API_BASE_PATH, CONTRACT_VERSION, PRODUCT_NAME, QUOTA, SERVICE_DISPLAY_NAME } from '../contract/constants.ts'
 import { AGENT_OPERATIONS } from '../contract/operations.ts'
 import { contractRegistry, JSON_SCHEMA_OPTIONS } from '../contract/schemas.ts'
 import { PROBLEMS } from '../contract/problems.ts'
@@ -133,7 +127,11 @@ export function buildOpenApiDocument(site: Site): JsonObject {
     components: {
       schemas: buildComponentSchemas(),
       headers: {
-        'RateLimit-Limit': header(`Burst capacity of the client bucket: ${QUOTA.capacity} requests at once.`, { type: 'integer', minimum: 0 }, QUOTA.capacity),
+        'RateLimit-Limit': header(
+          `Burst capacity of the client bucket: ${QUOTA.capacity} requests at once.`,
+          { type: 'integer', minimum: 0 },
+          QUOTA.capacity,
+        ),
         'RateLimit-Remaining': header('Requests left in the bucket now.', { type: 'integer', minimum: 0 }, QUOTA.capacity - 1),
         'RateLimit-Reset': header(
           'Delta-seconds: on a 2xx, until the bucket is full again; on a 429, until the next request is allowed (equal to Retry-After).',
@@ -141,7 +139,11 @@ export function buildOpenApiDocument(site: Site): JsonObject {
           1,
         ),
         'RateLimit-Policy': header('Sustained policy as a structured field.', { type: 'string' }, policyValue),
-        RateLimit: header('Remaining quota and reset as one structured field.', { type: 'string' }, `"${QUOTA.policyName}";r=${QUOTA.capacity - 1};t=1`),
+        RateLimit: header(
+          'Remaining quota and reset as one structured field.',
+          { type: 'string' },
+          `"${QUOTA.policyName}";r=${QUOTA.capacity - 1};t=1`,
+        ),
         'API-Version': header('Date-based contract version.', { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }, CONTRACT_VERSION),
         'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 1 }, 1),
       },
@@ -156,8 +158,17 @@ export function buildOpenApiDocument(site: Site): JsonObject {
           content: problemContent('rate_limit_exceeded'),
         },
         ServiceUnavailable: {
-          description: 'The platform capability `public_agent_access` is disabled (`public_agent_access_disabled`); discovery documents stay readable.',
-          headers: { 'Retry-After': { ...header('Suggested minimum delay, in seconds, before checking the rollout state again.', { type: 'integer', minimum: 1 }, site.config.disabledRetryAfterSeconds) } },
+          description:
+            'The platform capability `public_agent_access` is disabled (`public_agent_access_disabled`); discovery documents stay readable.',
+          headers: {
+            'Retry-After': {
+              ...header(
+                'Suggested minimum delay, in seconds, before checking the rollout state again.',
+                { type: 'integer', minimum: 1 },
+                site.config.disabledRetryAfterSeconds,
+              ),
+            },
+          },
           content: problemContent('public_agent_access_disabled'),
         },
       },

@@ -32,7 +32,7 @@ export function buildLlmsTxt(site: Site): string {
     `- No API key, token or OAuth scope is needed. Quota: ${QUOTA.capacity} requests at once per client IP, refilled at`,
     `  ${QUOTA.refillPerSecond} per second, shared by REST and MCP; on 429 wait Retry-After seconds. Documents like this one cost no quota.`,
     '- Errors are application/problem+json (REST) or JSON-RPC errors (MCP) with a code, a detail and a resolution: follow the resolution.',
-    '- Not available: accounts, sign-in, writes, or any user\'s goals, tasks, mentor rooms or billing.',
+    "- Not available: accounts, sign-in, writes, or any user's goals, tasks, mentor rooms or billing.",
     `- Every page answers Markdown when asked with Accept: text/markdown, or at its .md URL below. Contract version ${CONTRACT_VERSION}.`,
     '',
     '## Pages',
@@ -78,7 +78,9 @@ export const escapeXml = (value: string) =>
 
 export function buildSitemapXml(site: Site): string {
   const entries = sitemapUrls(site).map((url) => `  <url><loc>${escapeXml(url)}</loc><lastmod>${CONTRACT_VERSION}</lastmod></url>`)
-  return ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...entries, '</urlset>', ''].join('\n')
+  return ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...entries, '</urlset>', ''].join(
+    '\n',
+  )
 }
 
 export function buildRobotsTxt(site: Site): string {
@@ -86,7 +88,15 @@ export function buildRobotsTxt(site: Site): string {
     return ['# Preview deployment: not for indexing.', 'User-agent: *', 'Disallow: /', ''].join('\n')
   }
   // Content-Signal sits in the group (Cloudflare's format); Agentmap and Sitemap are records of their own.
-  return ['User-agent: *', `Content-Signal: ${site.config.contentSignal}`, 'Allow: /', '', `Agentmap: ${site.urls.aiCatalog}`, `Sitemap: ${site.urls.sitemap}`, ''].join('\n')
+  return [
+    'User-agent: *',
+    `Content-Signal: ${site.config.contentSignal}`,
+    'Allow: /',
+    '',
+    `Agentmap: ${site.urls.aiCatalog}`,
+    `Sitemap: ${site.urls.sitemap}`,
+    '',
+  ].join('\n')
 }
 
 /** How long a build's security.txt stays valid: RFC 9116 §2.5.5 recommends less than a year. */
@@ -131,4 +141,3 @@ export function buildProblemDocument(site: Site, code: ProblemCode): string {
     '',
   ].join('\n')
 }
-

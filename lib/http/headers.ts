@@ -35,7 +35,12 @@ export const CACHE_CONTROL = {
 } as const
 
 /** Every REST and MCP answer: the contract version, never stored by any cache (quota headers are per client). */
-export const API_HEADERS: HeaderList = [[API_VERSION_HEADER, CONTRACT_VERSION], ['Cache-Control', CACHE_CONTROL.api], ...CORS_HEADERS, ...RESOURCE_SECURITY_HEADERS]
+export const API_HEADERS: HeaderList = [
+  [API_VERSION_HEADER, CONTRACT_VERSION],
+  ['Cache-Control', CACHE_CONTROL.api],
+  ...CORS_HEADERS,
+  ...RESOURCE_SECURITY_HEADERS,
+]
 
 export const CONTENT_TYPES = {
   json: 'application/json',

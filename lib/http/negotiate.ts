@@ -63,7 +63,10 @@ function parseMediaRange(text: string, index: number): MediaRange | null {
   const slash = range.indexOf('/')
   if (slash < 0) return null
   const type = range.slice(0, slash).trim().toLowerCase()
-  const subtype = range.slice(slash + 1).trim().toLowerCase()
+  const subtype = range
+    .slice(slash + 1)
+    .trim()
+    .toLowerCase()
   if (!TOKEN.test(type) || !TOKEN.test(subtype)) return null
   // `*/html` is not a media range.
   if (type === '*' && subtype !== '*') return null

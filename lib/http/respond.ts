@@ -29,7 +29,7 @@ export function prepareJson(value: unknown): PreparedBody {
 export function respond(
   request: Request,
   status: number,
-  body: Pick<PreparedBody, 'bytes'> & Partial<Pick<PreparedBody, 'encoded'>> | null,
+  body: (Pick<PreparedBody, 'bytes'> & Partial<Pick<PreparedBody, 'encoded'>>) | null,
   contentType: string | null,
   ...headerLists: HeaderList[]
 ): Response {
@@ -53,7 +53,11 @@ export function respond(
 }
 
 /** The ProblemDetails object of a contract error code; `type` is absolute under the base URL. */
-export function buildProblem(code: ProblemCode, problemTypeUrl: (code: string) => string, overrides: Partial<Pick<ProblemDetails, 'detail' | 'resolution' | 'instance'>> = {}): ProblemDetails {
+export function buildProblem(
+  code: ProblemCode,
+  problemTypeUrl: (code: string) => string,
+  overrides: Partial<Pick<ProblemDetails, 'detail' | 'resolution' | 'instance'>> = {},
+): ProblemDetails {
   const definition = PROBLEMS[code]
   return {
     type: problemTypeUrl(code),

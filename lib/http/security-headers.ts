@@ -47,14 +47,22 @@ const isHttps = (baseUrl: string) => baseUrl.startsWith('https:')
  * scripts/start.ts for npm start): HSTS where the site is https, and a preview's noindex.
  */
 export function siteWideHeaders(config: { baseUrl: string; noindex: boolean }): HeaderList {
-  return [...(isHttps(config.baseUrl) ? [['Strict-Transport-Security', HSTS] as const] : []), ...(config.noindex ? [['X-Robots-Tag', 'noindex'] as const] : [])]
+  return [
+    ...(isHttps(config.baseUrl) ? [['Strict-Transport-Security', HSTS] as const] : []),
+    ...(config.noindex ? [['X-Robots-Tag', 'noindex'] as const] : []),
+  ]
 }
 
 const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g
 
 /** `'sha256-…'` of each distinct inline script of a page, in document order. */
 export function inlineScriptHashes(html: string): string[] {
-  const hashes = [...html.matchAll(INLINE_SCRIPT)].map((match) => `'sha256-${createHash('sha256').update(match[1] ?? '').digest('base64')}'`)
+  const hashes = [...html.matchAll(INLINE_SCRIPT)].map(
+    (match) =>
+      `'sha256-${createHash('sha256')
+        .update(match[1] ?? '')
+        .digest('base64')}'`,
+  )
   return [...new Set(hashes)]
 }
 

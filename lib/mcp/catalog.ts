@@ -69,7 +69,8 @@ function buildTool(site: Site, answers: readonly OperationAnswer[], operation: A
   )
   const call = (args: unknown): CallToolResult => {
     const parsed = operation.input.safeParse(args ?? {})
-    if (!parsed.success) return { content: [{ type: 'text', text: describeInvalidArguments(name, site.config.serviceName, args, parsed.error.issues) }], isError: true }
+    if (!parsed.success)
+      return { content: [{ type: 'text', text: describeInvalidArguments(name, site.config.serviceName, args, parsed.error.issues) }], isError: true }
     return results.get(JSON.stringify(parsed.data)) as CallToolResult
   }
   return { definition, outputSchema, call }

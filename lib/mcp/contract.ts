@@ -3,7 +3,14 @@
  * and the messages reshaped so the SDK answers them as the contract does. Each rule names the SDK
  * behaviour it stands in for.
  */
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, isJSONRPCNotification, isJSONRPCRequest, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server'
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+} from '@modelcontextprotocol/server'
 import type { InboundHttpRequest } from '@modelcontextprotocol/server'
 import { MCP_LEGACY_PROTOCOL_VERSIONS, MCP_PROTOCOL_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import { envelopeInvalid, headerMismatch, invalidRequest, unsupportedProtocolVersion, type McpErrorAnswer } from './errors.ts'
@@ -24,7 +31,10 @@ export function isHandshake(body: unknown): body is JsonObject {
 export function withoutEnvelope(message: JsonObject): JsonObject {
   const params = message.params
   if (!isPlainObject(params) || !isPlainObject(params._meta)) return message
-  return { ...message, params: { ...params, _meta: Object.fromEntries(Object.entries(params._meta).filter(([key]) => !ENVELOPE_KEYS.includes(key))) } }
+  return {
+    ...message,
+    params: { ...params, _meta: Object.fromEntries(Object.entries(params._meta).filter(([key]) => !ENVELOPE_KEYS.includes(key))) },
+  }
 }
 
 /**
@@ -58,20 +68,29 @@ export function contractProblem(body: unknown, headers: MirroredHeaders): McpErr
   const version = headers.protocolVersionHeader
   const { _meta: meta, ...params } = isPlainObject(body) && isPlainObject(body.params) ? body.params : {}
   if (Array.isArray(body) ? body.length === 0 : !isMessage(meta === undefined ? body : { ...(body as JsonObject), params })) return undefined
-  if (Array.isArray(body) && body.length > MCP_MAX_BATCH_MESSAGES) return invalidRequest(null, `A JSON-RPC batch may hold at most ${MCP_MAX_BATCH_MESSAGES} messages.`)
-  if (version !== undefined && !(MCP_SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) return unsupportedProtocolVersion(readableId(body), version)
-  if (!Array.isArray(body)) return version === MCP_PROTOCOL_VERSION && meta !== undefined && !isPlainObject(meta) ? envelopeInvalid(readableId(body), 'params._meta must be an object.') : undefined
-  if (version === MCP_PROTOCOL_VERSION) return invalidRequest(null, 'JSON-RPC batches are not part of protocol 2026-07-28: send each request as its own POST.')
+  if (Array.isArray(body) && body.length > MCP_MAX_BATCH_MESSAGES)
+    return invalidRequest(null, `A JSON-RPC batch may hold at most ${MCP_MAX_BATCH_MESSAGES} messages.`)
+  if (version !== undefined && !(MCP_SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version))
+    return unsupportedProtocolVersion(readableId(body), version)
+  if (!Array.isArray(body))
+    return version === MCP_PROTOCOL_VERSION && meta !== undefined && !isPlainObject(meta)
+      ? envelopeInvalid(readableId(body), 'params._meta must be an object.')
+      : undefined
+  if (version === MCP_PROTOCOL_VERSION)
+    return invalidRequest(null, 'JSON-RPC batches are not part of protocol 2026-07-28: send each request as its own POST.')
   const ids = body.map(readableId)
   for (const [index, element] of body.entries()) {
     const message = isPlainObject(element) ? element : {}
     const at = `Batch element ${index}:`
-    if (!('method' in message) && ('result' in message || 'error' in message)) return invalidRequest(null, `${at} a JSON-RPC response cannot be posted: the server sends no requests to answer.`)
+    if (!('method' in message) && ('result' in message || 'error' in message))
+      return invalidRequest(null, `${at} a JSON-RPC response cannot be posted: the server sends no requests to answer.`)
     if (!isMessage(element)) return undefined
-    if (ids[index] !== null && ids.indexOf(ids[index] as JsonRpcId) !== index) return invalidRequest(null, `${at} the id ${JSON.stringify(ids[index])} is used twice in the batch.`)
+    if (ids[index] !== null && ids.indexOf(ids[index] as JsonRpcId) !== index)
+      return invalidRequest(null, `${at} the id ${JSON.stringify(ids[index])} is used twice in the batch.`)
     if (message.method === 'initialize') return invalidRequest(null, `${at} initialize cannot be part of a batch.`)
     if (isPlainObject(message.params) && isPlainObject(message.params._meta) && PROTOCOL_VERSION_META_KEY in message.params._meta) return undefined
-    if (headers.mcpMethodHeader !== undefined && headers.mcpMethodHeader !== message.method) return methodMismatch(null, headers.mcpMethodHeader, message.method)
+    if (headers.mcpMethodHeader !== undefined && headers.mcpMethodHeader !== message.method)
+      return methodMismatch(null, headers.mcpMethodHeader, message.method)
   }
   return undefined
 }

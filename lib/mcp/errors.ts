@@ -16,8 +16,10 @@ export type JsonRpcErrorObject = { code: number; message: string; data?: JsonObj
 export type McpErrorAnswer = { status: number; id: JsonRpcId | null; error: JsonRpcErrorObject; headers?: HeaderList }
 
 const RESOLUTION = {
-  request: 'Send one JSON-RPC 2.0 request object: {"jsonrpc":"2.0","id":<string or integer>,"method":<string>,"params":<object>}. Only legacy (2025-03-26) clients may send a batch array.',
-  methods: 'Use server/discover, tools/list, tools/call, resources/list, resources/templates/list or resources/read (legacy clients also initialize and ping).',
+  request:
+    'Send one JSON-RPC 2.0 request object: {"jsonrpc":"2.0","id":<string or integer>,"method":<string>,"params":<object>}. Only legacy (2025-03-26) clients may send a batch array.',
+  methods:
+    'Use server/discover, tools/list, tools/call, resources/list, resources/templates/list or resources/read (legacy clients also initialize and ping).',
   params: 'Correct the params the message names and retry; tools/list gives the input schema of every tool.',
   retry: 'Retry later; report the problem if it persists.',
 }
@@ -64,39 +66,62 @@ export function unsupportedProtocolVersion(id: JsonRpcId | null, requested: stri
 
 export function methodNotAllowed(method: string): McpErrorAnswer {
   const detail = `${method} is not served on the MCP endpoint. ${PROBLEMS.mcp_method_not_allowed.detail}`
-  return answer(405, null, applicationErrorCode(405), 'Method not allowed', withContractCode('mcp_method_not_allowed', detail), [['Allow', MCP_ALLOWED_METHODS]])
+  return answer(405, null, applicationErrorCode(405), 'Method not allowed', withContractCode('mcp_method_not_allowed', detail), [
+    ['Allow', MCP_ALLOWED_METHODS],
+  ])
 }
 
 /** The 503 or 429 of a refused admission, echoing the request's id. */
-export function refused(reason: 'public_agent_access_disabled' | 'rate_limit_exceeded', id: JsonRpcId | null, retryAfterSeconds: number): McpErrorAnswer {
+export function refused(
+  reason: 'public_agent_access_disabled' | 'rate_limit_exceeded',
+  id: JsonRpcId | null,
+  retryAfterSeconds: number,
+): McpErrorAnswer {
   const { status, title, detail } = PROBLEMS[reason]
   return answer(status, id, applicationErrorCode(status), title, withContractCode(reason, detail, { retryAfterSeconds }))
 }
 
 /** A present `Origin` (or, on a loopback bind, `Host`) that is not allowed: DNS-rebinding protection. */
 export function forbiddenOrigin(detail: string): McpErrorAnswer {
-  const resolution = 'Call the MCP endpoint from a server-side client (no Origin header), from the site itself, or from an origin the operator lists in MCP_ALLOWED_ORIGINS.'
+  const resolution =
+    'Call the MCP endpoint from a server-side client (no Origin header), from the site itself, or from an origin the operator lists in MCP_ALLOWED_ORIGINS.'
   return answer(403, null, ProtocolErrorCode.InvalidRequest, 'Forbidden', { detail, resolution })
 }
 
 export function bodyTooLarge(): McpErrorAnswer {
   const detail = `The request body exceeds ${MCP_MAX_BODY_BYTES} bytes.`
-  return answer(413, null, applicationErrorCode(413), 'Request body too large', { detail, resolution: `Send one JSON-RPC message of at most ${MCP_MAX_BODY_BYTES} bytes.` })
+  return answer(413, null, applicationErrorCode(413), 'Request body too large', {
+    detail,
+    resolution: `Send one JSON-RPC message of at most ${MCP_MAX_BODY_BYTES} bytes.`,
+  })
 }
 
 export function unsupportedMediaType(received: string | null): McpErrorAnswer {
   const detail = received ? `Content-Type ${JSON.stringify(received)} is not JSON.` : 'The request has no Content-Type.'
-  return answer(415, null, applicationErrorCode(415), 'Unsupported media type', { detail, resolution: 'Send the JSON-RPC message with Content-Type: application/json.' })
+  return answer(415, null, applicationErrorCode(415), 'Unsupported media type', {
+    detail,
+    resolution: 'Send the JSON-RPC message with Content-Type: application/json.',
+  })
 }
 
 export function internalError(): McpErrorAnswer {
-  return answer(500, null, ProtocolErrorCode.InternalError, 'Internal error', { detail: 'The server failed while answering this request.', resolution: RESOLUTION.retry })
+  return answer(500, null, ProtocolErrorCode.InternalError, 'Internal error', {
+    detail: 'The server failed while answering this request.',
+    resolution: RESOLUTION.retry,
+  })
 }
 
 /** The in-band -32602 of a request whose params fail the SDK's schema of its method, naming each issue. */
 export function invalidParams(issues: ReadonlyArray<StandardSchemaV1.Issue>): ProtocolError {
-  const summary = issues.map(({ path, message }) => (path?.length ? `${path.map((key) => String(typeof key === 'object' ? key.key : key)).join('.')}: ${message}` : message)).join('; ')
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${summary}`, { detail: `Invalid params: ${summary}`, resolution: RESOLUTION.params })
+  const summary = issues
+    .map(({ path, message }) =>
+      path?.length ? `${path.map((key) => String(typeof key === 'object' ? key.key : key)).join('.')}: ${message}` : message,
+    )
+    .join('; ')
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params: ${summary}`, {
+    detail: `Invalid params: ${summary}`,
+    resolution: RESOLUTION.params,
+  })
 }
 
 function resolutionOf(code: number, status: number): string {
@@ -117,10 +142,17 @@ function resolutionOf(code: number, status: number): string {
  * - its -32022 lists only 2026-07-28: the table's lists every version served;
  * - -32020, and the 400 -32602 of a malformed `_meta` envelope, carry `mcp_header_mismatch`.
  */
-export function fromSdkError(status: number, error: JsonRpcErrorObject, httpMethod: string, rpcMethod: string | null, id: JsonRpcId | null): McpErrorAnswer {
+export function fromSdkError(
+  status: number,
+  error: JsonRpcErrorObject,
+  httpMethod: string,
+  rpcMethod: string | null,
+  id: JsonRpcId | null,
+): McpErrorAnswer {
   if (status === 405) return methodNotAllowed(httpMethod)
   if (rpcMethod === 'subscriptions/listen' && error.code === ProtocolErrorCode.InternalError && status === 200) {
-    const detail = 'This server offers no subscriptions: it never opens a stream, and its lists change only when it is redeployed (see their ttlMs caching hints).'
+    const detail =
+      'This server offers no subscriptions: it never opens a stream, and its lists change only when it is redeployed (see their ttlMs caching hints).'
     return answer(404, id, ProtocolErrorCode.MethodNotFound, 'Method not found', { detail, method: rpcMethod, resolution: RESOLUTION.methods })
   }
   if (error.code === ProtocolErrorCode.UnsupportedProtocolVersion) return unsupportedProtocolVersion(id, String(error.data?.requested))

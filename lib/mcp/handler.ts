@@ -68,7 +68,8 @@ async function handle(request: Request): Promise<Response> {
   const contentType = request.headers.get('content-type')
   if (!isJsonContentType(contentType)) return send(request, errorAnswer(unsupportedMediaType(contentType)), admission.headers)
   if (body === 'too-large') return send(request, errorAnswer(bodyTooLarge()), admission.headers)
-  if (typeof body !== 'object') return send(request, errorAnswer(parseError(body === 'empty' ? 'The request body is empty.' : undefined)), admission.headers)
+  if (typeof body !== 'object')
+    return send(request, errorAnswer(parseError(body === 'empty' ? 'The request body is empty.' : undefined)), admission.headers)
   const answer = (await precomputed(request, body.json)) ?? (await endpoint.answer(request, body.json))
   return send(request, answer, admission.headers)
 }

@@ -26,6 +26,9 @@ export function buildMcpServerIdentity(config: Pick<SiteConfig, 'baseUrl' | 'mcp
   const namespace =
     isIP(host.replace(/^\[|\]$/g, '')) !== 0 || labels.length < 2
       ? `localhost.${SERVER_NAME}`
-      : labels.reverse().join('.').replace(/[^a-zA-Z0-9.-]/g, '-')
+      : labels
+          .reverse()
+          .join('.')
+          .replace(/[^a-zA-Z0-9.-]/g, '-')
   return { name: config.mcpServerName ?? `${namespace}/${SERVER_NAME}`, title: PRODUCT_NAME, version: CONTRACT_VERSION }
 }

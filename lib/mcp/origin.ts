@@ -54,6 +54,7 @@ export function checkOrigin(origin: string | null, host: string | null, policy: 
   if (origin === null) return { ok: true }
   const parsed = parseBare(origin)?.origin
   if (parsed === undefined) return { ok: false, detail: `The Origin ${JSON.stringify(origin)} is not a web origin this server accepts.` }
-  if (!policy.allowedOrigins.has(parsed)) return { ok: false, detail: `The Origin ${JSON.stringify(origin)} is not allowed to call this MCP endpoint.` }
+  if (!policy.allowedOrigins.has(parsed))
+    return { ok: false, detail: `The Origin ${JSON.stringify(origin)} is not allowed to call this MCP endpoint.` }
   return { ok: true }
 }

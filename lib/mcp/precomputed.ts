@@ -19,15 +19,22 @@ function isBareEnvelope(meta: unknown): boolean {
   if (!isPlainObject(meta) || meta[PROTOCOL_VERSION_META_KEY] !== MCP_PROTOCOL_VERSION) return false
   const [capabilities, info] = [meta[CLIENT_CAPABILITIES_META_KEY], meta[CLIENT_INFO_META_KEY]]
   const plainInfo = isPlainObject(info) && Object.keys(info).length === 2 && typeof info.name === 'string' && typeof info.version === 'string'
-  return isPlainObject(capabilities) && Object.keys(capabilities).length === 0 && Object.keys(meta).length === (info === undefined ? 2 : plainInfo ? 3 : 0)
+  return (
+    isPlainObject(capabilities) && Object.keys(capabilities).length === 0 && Object.keys(meta).length === (info === undefined ? 2 : plainInfo ? 3 : 0)
+  )
 }
 
 function key(version: string | null, method: string, params: JsonObject): string {
-  return `${version}\n${method}\n${JSON.stringify(Object.keys(params).sort().map((name) => [name, params[name]]))}`
+  return `${version}\n${method}\n${JSON.stringify(
+    Object.keys(params)
+      .sort()
+      .map((name) => [name, params[name]]),
+  )}`
 }
 
 /** A param value as all precomputed ones are: a string or an object of strings (nothing deeper is walked). */
-const isFlat = (value: unknown) => typeof value === 'string' || (isPlainObject(value) && Object.values(value).every((item) => typeof item === 'string'))
+const isFlat = (value: unknown) =>
+  typeof value === 'string' || (isPlainObject(value) && Object.values(value).every((item) => typeof item === 'string'))
 
 /**
  * The key of a request shaped like the precomputed ones: a JSON-RPC request with flat params and
@@ -35,23 +42,40 @@ const isFlat = (value: unknown) => typeof value === 'string' || (isPlainObject(v
  * plain); at a 2025 version or none, neither `_meta` nor mirrored headers.
  */
 function keyOf(request: Request, body: unknown): string | undefined {
-  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || !isJsonRpcId(body.id) || typeof body.method !== 'string' || !isPlainObject(body.params)) return undefined
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || !isJsonRpcId(body.id) || typeof body.method !== 'string' || !isPlainObject(body.params))
+    return undefined
   const { _meta: meta, ...params } = body.params
   const [version, method] = [request.headers.get(MCP_HEADERS.protocolVersion), body.method]
   const nameField = Object.hasOwn(MCP_NAME_SOURCE, method) ? MCP_NAME_SOURCE[method] : undefined
-  const mirrored = request.headers.get(MCP_HEADERS.method) === method && (nameField === undefined || request.headers.get(MCP_HEADERS.name) === params[nameField])
+  const mirrored =
+    request.headers.get(MCP_HEADERS.method) === method && (nameField === undefined || request.headers.get(MCP_HEADERS.name) === params[nameField])
   const legacy = meta === undefined && request.headers.get(MCP_HEADERS.method) === null && request.headers.get(MCP_HEADERS.name) === null
-  const shaped = Object.keys(body).length === 4 && Object.values(params).every(isFlat) && (version === MCP_PROTOCOL_VERSION ? isBareEnvelope(meta) && mirrored : legacy)
+  const shaped =
+    Object.keys(body).length === 4 &&
+    Object.values(params).every(isFlat) &&
+    (version === MCP_PROTOCOL_VERSION ? isBareEnvelope(meta) && mirrored : legacy)
   return shaped ? key(version, method, params) : undefined
 }
 
-export function createPrecomputedAnswers(catalog: McpCatalog, endpoint: McpEndpoint): (request: Request, body: unknown) => Promise<McpAnswer | undefined> {
-  const served: [string, JsonObject][] = [['tools/list', {}], ['resources/list', {}], ['resources/templates/list', {}]]
-  served.push(...catalog.resourceUris.map((uri): [string, JsonObject] => ['resources/read', { uri }]), ...catalog.calls.map((call): [string, JsonObject] => ['tools/call', call]))
+export function createPrecomputedAnswers(
+  catalog: McpCatalog,
+  endpoint: McpEndpoint,
+): (request: Request, body: unknown) => Promise<McpAnswer | undefined> {
+  const served: [string, JsonObject][] = [
+    ['tools/list', {}],
+    ['resources/list', {}],
+    ['resources/templates/list', {}],
+  ]
+  served.push(
+    ...catalog.resourceUris.map((uri): [string, JsonObject] => ['resources/read', { uri }]),
+    ...catalog.calls.map((call): [string, JsonObject] => ['tools/call', call]),
+  )
   // Every precomputed key, its template filled the first time it is asked for.
   const templates = new Map<string, Template | undefined>()
-  for (const [method, params] of [['server/discover', {}] as [string, JsonObject], ...served]) templates.set(key(MCP_PROTOCOL_VERSION, method, params), undefined)
-  for (const version of [null, ...MCP_LEGACY_PROTOCOL_VERSIONS]) for (const [method, params] of served) templates.set(key(version, method, params), undefined)
+  for (const [method, params] of [['server/discover', {}] as [string, JsonObject], ...served])
+    templates.set(key(MCP_PROTOCOL_VERSION, method, params), undefined)
+  for (const version of [null, ...MCP_LEGACY_PROTOCOL_VERSIONS])
+    for (const [method, params] of served) templates.set(key(version, method, params), undefined)
   const marker = `precomputed-${randomUUID()}`
 
   return async (request, body) => {
@@ -60,10 +84,18 @@ export function createPrecomputedAnswers(catalog: McpCatalog, endpoint: McpEndpo
     let template = templates.get(found)
     if (!template) {
       const answer = await endpoint.answer(request, { ...(body as JsonObject), id: marker })
-      template = { status: answer.status, parts: (answer.body ?? '').split(JSON.stringify(marker)).map((part) => Buffer.from(part)), headers: answer.headers }
+      template = {
+        status: answer.status,
+        parts: (answer.body ?? '').split(JSON.stringify(marker)).map((part) => Buffer.from(part)),
+        headers: answer.headers,
+      }
       templates.set(found, template)
     }
     const id = Buffer.from(JSON.stringify((body as JsonObject).id))
-    return { status: template.status, body: Buffer.concat(template.parts.flatMap((part, index) => (index === 0 ? [part] : [id, part]))), headers: template.headers }
+    return {
+      status: template.status,
+      body: Buffer.concat(template.parts.flatMap((part, index) => (index === 0 ? [part] : [id, part]))),
+      headers: template.headers,
+    }
   }
 }

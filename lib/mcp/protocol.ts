@@ -18,7 +18,10 @@ export const MCP_MAX_BATCH_MESSAGES = 20
 export const MCP_ALLOWED_METHODS = 'POST'
 
 /** Caching hints of the cacheable results (standards.md open choice 17). */
-export const MCP_CACHE_HINTS = { discover: { ttlMs: 3_600_000, cacheScope: 'public' }, listsAndReads: { ttlMs: 300_000, cacheScope: 'public' } } as const
+export const MCP_CACHE_HINTS = {
+  discover: { ttlMs: 3_600_000, cacheScope: 'public' },
+  listsAndReads: { ttlMs: 300_000, cacheScope: 'public' },
+} as const
 
 export const MCP_HEADERS = { protocolVersion: 'mcp-protocol-version', method: 'mcp-method', name: 'mcp-name' } as const
 

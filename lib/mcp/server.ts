@@ -4,8 +4,23 @@
  * Streamable HTTP transport 2025-era traffic, both as one JSON body. Where the SDK cannot be
  * configured to give the contract's answer, the spot says so; `fromSdkError` maps its errors.
  */
-import { classifyInboundRequest, createMcpHandler, JSONRPC_VERSION, ProtocolError, ProtocolErrorCode, Server, specTypeSchemas } from '@modelcontextprotocol/server'
-import { WebStandardStreamableHTTPServerTransport, type JSONRPCRequest, type Result, type ServerContext, type ServerOptions, type StandardSchemaV1Sync } from '@modelcontextprotocol/server'
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  JSONRPC_VERSION,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  specTypeSchemas,
+} from '@modelcontextprotocol/server'
+import {
+  WebStandardStreamableHTTPServerTransport,
+  type JSONRPCRequest,
+  type Result,
+  type ServerContext,
+  type ServerOptions,
+  type StandardSchemaV1Sync,
+} from '@modelcontextprotocol/server'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
 import { MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import { CONTENT_TYPES } from '../http/headers.ts'
@@ -19,7 +34,11 @@ type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>
 /** The SDK's schema of each request this server has a handler for. */
 const REQUEST_SCHEMAS: Readonly<Record<string, StandardSchemaV1Sync>> = {
   ...{ initialize: specTypeSchemas.InitializeRequest, ping: specTypeSchemas.PingRequest, 'server/discover': specTypeSchemas.DiscoverRequest },
-  ...{ 'tools/list': specTypeSchemas.ListToolsRequest, 'tools/call': specTypeSchemas.CallToolRequest, 'resources/list': specTypeSchemas.ListResourcesRequest },
+  ...{
+    'tools/list': specTypeSchemas.ListToolsRequest,
+    'tools/call': specTypeSchemas.CallToolRequest,
+    'resources/list': specTypeSchemas.ListResourcesRequest,
+  },
   ...{ 'resources/templates/list': specTypeSchemas.ListResourceTemplatesRequest, 'resources/read': specTypeSchemas.ReadResourceRequest },
 }
 
@@ -27,7 +46,10 @@ const REQUEST_SCHEMAS: Readonly<Record<string, StandardSchemaV1Sync>> = {
 class ContractServer extends Server {
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     // The SDK's server/discover lists only the 2026-07-28 revisions; the contract lists every version served.
-    const inner: Handler = method === 'server/discover' ? async (request, ctx) => ({ ...(await handler(request, ctx)), supportedVersions: [...MCP_SUPPORTED_PROTOCOL_VERSIONS] }) : handler
+    const inner: Handler =
+      method === 'server/discover'
+        ? async (request, ctx) => ({ ...(await handler(request, ctx)), supportedVersions: [...MCP_SUPPORTED_PROTOCOL_VERSIONS] })
+        : handler
     const wrapped = super._wrapHandler(method, inner)
     const schema = REQUEST_SCHEMAS[method]
     if (!schema) return wrapped
@@ -63,7 +85,10 @@ function createMcpServer(catalog: McpCatalog, options: ServerOptions): Server {
     if (result) return result
     // In-band, HTTP 200 (decisions.md).
     const detail = `No public resource has the URI ${JSON.stringify(uri)}. Public resource URIs: ${catalog.resourceUris.join(', ')}.`
-    throw catalogError(detail, 'Call resources/list and retry with a returned URI.', `Resource not found: ${uri}`, { uri, code: 'agent_resource_not_found' })
+    throw catalogError(detail, 'Call resources/list and retry with a returned URI.', `Resource not found: ${uri}`, {
+      uri,
+      code: 'agent_resource_not_found',
+    })
   })
   return server
 }
@@ -110,7 +135,11 @@ export function createMcpEndpoint(catalog: McpCatalog) {
   /** The SDK's own classification picks the leg; what the contract adds is checked on the way (contract.ts). */
   function route(request: Request, received: unknown): Promise<Response> | McpErrorAnswer {
     const get = (name: string) => request.headers.get(name) ?? undefined
-    const headers: MirroredHeaders = { protocolVersionHeader: get(MCP_HEADERS.protocolVersion), mcpMethodHeader: get(MCP_HEADERS.method), mcpNameHeader: get(MCP_HEADERS.name) }
+    const headers: MirroredHeaders = {
+      protocolVersionHeader: get(MCP_HEADERS.protocolVersion),
+      mcpMethodHeader: get(MCP_HEADERS.method),
+      mcpNameHeader: get(MCP_HEADERS.name),
+    }
     if (isHandshake(received)) return legacyHeaderProblem(received, headers) ?? legacy(request, withoutEnvelope(received))
     const problem = contractProblem(received, headers)
     if (problem) return problem
@@ -142,7 +171,8 @@ async function fromSdk(request: Request, body: unknown, response: Response): Pro
   if (text === '') return { status, body: null, headers: [] }
   const payload: unknown = JSON.parse(text)
   const rpcMethod = isPlainObject(body) && typeof body.method === 'string' ? body.method : null
-  const error = (message: unknown) => (isPlainObject(message) && isPlainObject(message.error) ? (message.error as unknown as JsonRpcErrorObject) : undefined)
+  const error = (message: unknown) =>
+    isPlainObject(message) && isPlainObject(message.error) ? (message.error as unknown as JsonRpcErrorObject) : undefined
   if (!Array.isArray(body) || status !== 200) {
     const sdkError = error(payload)
     return sdkError ? errorAnswer(fromSdkError(status, sdkError, request.method, rpcMethod, readableId(body))) : { status, body: text, headers: [] }

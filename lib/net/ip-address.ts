@@ -45,8 +45,16 @@ function parseIPv6Words(text: string): number[] {
   }
   const doubleColon = value.indexOf('::')
   if (doubleColon < 0) return value.split(':').map((word) => parseInt(word, 16))
-  const left = value.slice(0, doubleColon).split(':').filter(Boolean).map((word) => parseInt(word, 16))
-  const right = value.slice(doubleColon + 2).split(':').filter(Boolean).map((word) => parseInt(word, 16))
+  const left = value
+    .slice(0, doubleColon)
+    .split(':')
+    .filter(Boolean)
+    .map((word) => parseInt(word, 16))
+  const right = value
+    .slice(doubleColon + 2)
+    .split(':')
+    .filter(Boolean)
+    .map((word) => parseInt(word, 16))
   return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right]
 }
 
@@ -138,7 +146,7 @@ export function cidrContains(range: CidrRange, address: IpAddress): boolean {
   if (range.version !== address.version) return false
   if (address.version === 4) {
     const mask = range.bits === 0 ? 0 : (0xffffffff << (32 - range.bits)) >>> 0
-    return ((address.value & mask) >>> 0) === range.network
+    return (address.value & mask) >>> 0 === range.network
   }
   const network = range.network as readonly number[]
   for (let i = 0; i < 8; i++) {

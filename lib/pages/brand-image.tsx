@@ -27,7 +27,18 @@ export const SHARE_IMAGE_SIZE = { width: 1200, height: 630 }
 export function shareImage(): ImageResponse {
   const { tagline } = getContentPages().home
   return new ImageResponse(
-    <div style={{ width: '100%', height: '100%', display: 'flex', flexDirection: 'column', justifyContent: 'center', padding: 80, color: '#fff', background: `linear-gradient(135deg, #5b52e8, ${ACCENT_INK})` }}>
+    <div
+      style={{
+        width: '100%',
+        height: '100%',
+        display: 'flex',
+        flexDirection: 'column',
+        justifyContent: 'center',
+        padding: 80,
+        color: '#fff',
+        background: `linear-gradient(135deg, #5b52e8, ${ACCENT_INK})`,
+      }}
+    >
       <div style={{ display: 'flex', alignItems: 'center', gap: 28 }}>
         <Mark size={120} />
         <div style={{ fontSize: 96, fontWeight: 700 }}>{PRODUCT_NAME}</div>

@@ -186,7 +186,15 @@ export function pageMetadata(key: PageKey): Metadata {
     description: page.description,
     alternates: { canonical: site.urls.page(key), types: { 'text/markdown': site.urls.markdown(key) } },
     // A page's openGraph replaces its parent's, so the shared image (app/opengraph-image.tsx) is named here.
-    openGraph: { type: 'website', siteName: PRODUCT_NAME, title: page.documentTitle, description: page.description, url: site.urls.page(key), locale: 'en', images: [image] },
+    openGraph: {
+      type: 'website',
+      siteName: PRODUCT_NAME,
+      title: page.documentTitle,
+      description: page.description,
+      url: site.urls.page(key),
+      locale: 'en',
+      images: [image],
+    },
     twitter: { card: 'summary_large_image', title: page.documentTitle, description: page.description, images: [image] },
     ...(site.config.noindex ? { robots: { index: false, follow: false } } : {}),
   }

@@ -16,7 +16,11 @@ function offer(plan: PlanView, site: Site, priceMonthlyUsd: number | null): Json
     url: absoluteHref(plan.ctaHref, site.config.baseUrl),
     ...(priceMonthlyUsd === null
       ? {}
-      : { price: priceMonthlyUsd.toFixed(2), priceCurrency: 'USD', priceSpecification: { '@type': 'UnitPriceSpecification', price: priceMonthlyUsd.toFixed(2), priceCurrency: 'USD', unitText: 'MONTH' } }),
+      : {
+          price: priceMonthlyUsd.toFixed(2),
+          priceCurrency: 'USD',
+          priceSpecification: { '@type': 'UnitPriceSpecification', price: priceMonthlyUsd.toFixed(2), priceCurrency: 'USD', unitText: 'MONTH' },
+        }),
   }
 }
 

@@ -37,7 +37,7 @@ export interface QuotaHeaderValues {
 export function msUntilNextToken(decision: QuotaDecision, now: number): number {
   const until = decision.resetAt - now
   if (!(until > 0)) return 1
-  return Math.min(until , BUCKET.refillIntervalMs)
+  return Math.min(until, BUCKET.refillIntervalMs)
 }
 
 /**

@@ -132,7 +132,12 @@ export interface StaticAnswer {
 }
 
 /** The answer to a GET or HEAD for an entry: 304 when If-None-Match names it, else the (encoded) body. */
-export function answerStatic(entry: StaticEntry, method: string, ifNoneMatch: string | null, acceptEncoding: string | null | undefined): StaticAnswer {
+export function answerStatic(
+  entry: StaticEntry,
+  method: string,
+  ifNoneMatch: string | null,
+  acceptEncoding: string | null | undefined,
+): StaticAnswer {
   if (entry.etag && entry.status === 200 && ifNoneMatchMatches(ifNoneMatch, entry.etag)) {
     return { status: 304, headers: entry.headers.filter(([name]) => name.toLowerCase() !== 'content-type'), body: null }
   }

@@ -6,11 +6,7 @@
 import { PUBLIC_RESOURCE_IDS } from '../../lib/contract/constants.ts'
 import { prefersMarkdown } from '../../lib/http/negotiate.ts'
 import { IDLE_SOCKET_TIMEOUT_MS, SERVER_TIMEOUTS, cutOffBoundMs } from '../../lib/server/server-options.ts'
-import {
-  mcpAnswerProblems,
-  restAnswerProblems,
-  type Answer,
-} from '../../tests/support/contract-answers.ts'
+import { mcpAnswerProblems, restAnswerProblems, type Answer } from '../../tests/support/contract-answers.ts'
 import { forwardedForm, integer, pick, type ClientPool, type Random } from './clients.ts'
 import type { Answered, HttpSpec, RawPlan } from './wire.ts'
 
@@ -98,7 +94,13 @@ function restJudge(ctx: CaseContext, method: string, target: string, headers: Re
   })
 }
 
-export function restCase(ctx: CaseContext, method: string, target: string, extra: Record<string, string> = {}, category: Category = 'rest'): SoakCase {
+export function restCase(
+  ctx: CaseContext,
+  method: string,
+  target: string,
+  extra: Record<string, string> = {},
+  category: Category = 'rest',
+): SoakCase {
   const headers = { ...xff(ctx), ...extra }
   return {
     category,
@@ -119,7 +121,8 @@ function validRest(ctx: CaseContext): SoakCase {
   if (r < 0.35) return restCase(ctx, method, `${API}/capabilities`)
   if (r < 0.5) return restCase(ctx, method, `${API}/resources`)
   if (r < 0.8) return restCase(ctx, method, `${API}/resources/${id}`)
-  if (r < 0.88) return restCase(ctx, 'GET', `${API}/resources/${pick(ctx.random, ['pricing', 'PRODUCT-OVERVIEW', 'product-overview.md', '%70roduct-overview'])}`)
+  if (r < 0.88)
+    return restCase(ctx, 'GET', `${API}/resources/${pick(ctx.random, ['pricing', 'PRODUCT-OVERVIEW', 'product-overview.md', '%70roduct-overview'])}`)
   if (r < 0.94) return restCase(ctx, 'OPTIONS', `${API}/resources/${id}`, { origin: 'https://agent.example', 'access-control-request-method': 'GET' })
   return restCase(ctx, 'GET', `${API}/health`, { origin: 'https://agent.example', accept: 'application/json' })
 }
@@ -163,15 +166,24 @@ export function mcpCase(
       } catch {
         return problems
       }
-      if (expected.code !== undefined && payload?.error?.code !== expected.code) problems.push(`expected JSON-RPC ${expected.code}, got ${JSON.stringify(payload?.error ?? 'a result').slice(0, 160)}`)
-      if (expected.code === undefined && !Array.isArray(payload) && payload?.result === undefined) problems.push(`expected a result, got ${a.body.slice(0, 160)}`)
+      if (expected.code !== undefined && payload?.error?.code !== expected.code)
+        problems.push(`expected JSON-RPC ${expected.code}, got ${JSON.stringify(payload?.error ?? 'a result').slice(0, 160)}`)
+      if (expected.code === undefined && !Array.isArray(payload) && payload?.result === undefined)
+        problems.push(`expected a result, got ${a.body.slice(0, 160)}`)
       if (expected.check) problems.push(...expected.check(payload))
       return problems
     }),
   }
 }
 
-function modern(ctx: CaseContext, method: string, params: Record<string, unknown>, expected: Parameters<typeof mcpCase>[5], extraHeaders: Record<string, string> = {}, category: Category = 'mcp-modern'): SoakCase {
+function modern(
+  ctx: CaseContext,
+  method: string,
+  params: Record<string, unknown>,
+  expected: Parameters<typeof mcpCase>[5],
+  extraHeaders: Record<string, string> = {},
+  category: Category = 'mcp-modern',
+): SoakCase {
   const name = method === 'tools/call' ? params.name : method === 'resources/read' ? params.uri : undefined
   const id = ctx.random() < 0.5 ? `soak-${integer(ctx.random, 1, 1e9)}` : integer(ctx.random, 0, 2 ** 40)
   return mcpCase(
@@ -185,37 +197,74 @@ function modern(ctx: CaseContext, method: string, params: Record<string, unknown
 }
 
 const toolResultOk = (payload: any) =>
-  payload?.result?.isError === true || typeof payload?.result?.structuredContent !== 'object' ? [`tool call failed: ${JSON.stringify(payload).slice(0, 160)}`] : []
+  payload?.result?.isError === true || typeof payload?.result?.structuredContent !== 'object'
+    ? [`tool call failed: ${JSON.stringify(payload).slice(0, 160)}`]
+    : []
 
 function validModern(ctx: CaseContext): SoakCase {
   const r = ctx.random()
   const id = pick(ctx.random, PUBLIC_RESOURCE_IDS)
-  if (r < 0.12) return modern(ctx, 'server/discover', {}, { status: 200, check: (p) => (p?.result?.supportedVersions?.[0] === MODERN ? [] : ['discover without supportedVersions']) })
-  if (r < 0.25) return modern(ctx, 'resources/list', {}, { status: 200, check: (p) => (p?.result?.resources?.length === 3 ? [] : ['resources/list without 3 resources']) })
+  if (r < 0.12)
+    return modern(
+      ctx,
+      'server/discover',
+      {},
+      { status: 200, check: (p) => (p?.result?.supportedVersions?.[0] === MODERN ? [] : ['discover without supportedVersions']) },
+    )
+  if (r < 0.25)
+    return modern(
+      ctx,
+      'resources/list',
+      {},
+      { status: 200, check: (p) => (p?.result?.resources?.length === 3 ? [] : ['resources/list without 3 resources']) },
+    )
   if (r < 0.42) {
-    return modern(ctx, 'resources/read', { uri: `service://public/${id}` }, {
-      status: 200,
-      check: (p) => (p?.result?.contents?.[0]?.mimeType === 'text/markdown' && p.result.contents[0].text.length > 0 ? [] : ['resources/read without Markdown']),
-    })
+    return modern(
+      ctx,
+      'resources/read',
+      { uri: `service://public/${id}` },
+      {
+        status: 200,
+        check: (p) =>
+          p?.result?.contents?.[0]?.mimeType === 'text/markdown' && p.result.contents[0].text.length > 0 ? [] : ['resources/read without Markdown'],
+      },
+    )
   }
-  if (r < 0.55) return modern(ctx, 'tools/list', {}, { status: 200, check: (p) => (p?.result?.tools?.length === 3 ? [] : ['tools/list without 3 tools']) })
+  if (r < 0.55)
+    return modern(ctx, 'tools/list', {}, { status: 200, check: (p) => (p?.result?.tools?.length === 3 ? [] : ['tools/list without 3 tools']) })
   if (r < 0.65) return modern(ctx, 'tools/call', { name: TOOL.capabilities, arguments: {} }, { status: 200, check: toolResultOk })
   if (r < 0.75) return modern(ctx, 'tools/call', { name: TOOL.list, arguments: {} }, { status: 200, check: toolResultOk })
   if (r < 0.92) return modern(ctx, 'tools/call', { name: TOOL.read, arguments: { resourceId: id } }, { status: 200, check: toolResultOk })
   if (r < 0.96) {
-    return modern(ctx, 'resources/read', { uri: 'service://public/pricing' }, {
-      status: 200,
-      code: -32602,
-      check: (p) => (p?.error?.data?.code === 'agent_resource_not_found' ? [] : ['unknown URI without agent_resource_not_found']),
-    })
+    return modern(
+      ctx,
+      'resources/read',
+      { uri: 'service://public/pricing' },
+      {
+        status: 200,
+        code: -32602,
+        check: (p) => (p?.error?.data?.code === 'agent_resource_not_found' ? [] : ['unknown URI without agent_resource_not_found']),
+      },
+    )
   }
-  return modern(ctx, 'tools/call', { name: TOOL.read, arguments: { resourceId: 'nope' } }, {
-    status: 200,
-    check: (p) => (p?.result?.isError === true ? [] : ['unknown resourceId is not a tool error']),
-  })
+  return modern(
+    ctx,
+    'tools/call',
+    { name: TOOL.read, arguments: { resourceId: 'nope' } },
+    {
+      status: 200,
+      check: (p) => (p?.result?.isError === true ? [] : ['unknown resourceId is not a tool error']),
+    },
+  )
 }
 
-function legacy(ctx: CaseContext, body: unknown, expected: Parameters<typeof mcpCase>[5], version = pick(ctx.random, LEGACY), category: Category = 'mcp-legacy'): SoakCase {
+function legacy(
+  ctx: CaseContext,
+  body: unknown,
+  expected: Parameters<typeof mcpCase>[5],
+  version = pick(ctx.random, LEGACY),
+  category: Category = 'mcp-legacy',
+): SoakCase {
   const method = Array.isArray(body) ? 'batch' : (body as { method: string }).method
   return mcpCase(ctx, category, `legacy ${version} ${method}`, jsonHeaders({ 'mcp-protocol-version': version }), body, expected)
 }
@@ -233,22 +282,45 @@ function validLegacy(ctx: CaseContext): SoakCase {
       `legacy initialize ${asked}`,
       jsonHeaders(),
       { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: asked, capabilities: {}, clientInfo: { name: 'soak', version: '1' } } },
-      { status: 200, check: (p) => (p?.result?.protocolVersion === negotiated ? [] : [`initialize ${asked} negotiated ${p?.result?.protocolVersion}, expected ${negotiated}`]) },
+      {
+        status: 200,
+        check: (p) =>
+          p?.result?.protocolVersion === negotiated ? [] : [`initialize ${asked} negotiated ${p?.result?.protocolVersion}, expected ${negotiated}`],
+      },
     )
   }
   if (r < 0.35) return legacy(ctx, { jsonrpc: '2.0', method: 'notifications/initialized' }, { status: 202 }, version)
   if (r < 0.5) return legacy(ctx, { jsonrpc: '2.0', id, method: 'tools/list' }, { status: 200 }, version)
   if (r < 0.7) {
-    return legacy(ctx, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: TOOL.read, arguments: { resourceId: pick(ctx.random, PUBLIC_RESOURCE_IDS) } } }, { status: 200, check: toolResultOk }, version)
+    return legacy(
+      ctx,
+      { jsonrpc: '2.0', id, method: 'tools/call', params: { name: TOOL.read, arguments: { resourceId: pick(ctx.random, PUBLIC_RESOURCE_IDS) } } },
+      { status: 200, check: toolResultOk },
+      version,
+    )
   }
-  if (r < 0.8) return legacy(ctx, { jsonrpc: '2.0', id, method: 'resources/read', params: { uri: `service://public/${pick(ctx.random, PUBLIC_RESOURCE_IDS)}` } }, { status: 200 }, version)
+  if (r < 0.8)
+    return legacy(
+      ctx,
+      { jsonrpc: '2.0', id, method: 'resources/read', params: { uri: `service://public/${pick(ctx.random, PUBLIC_RESOURCE_IDS)}` } },
+      { status: 200 },
+      version,
+    )
   if (r < 0.88) return legacy(ctx, { jsonrpc: '2.0', id, method: 'ping' }, { status: 200 }, version)
   const batch = [
     { jsonrpc: '2.0', id: 1, method: 'ping' },
     { jsonrpc: '2.0', id: 'two', method: 'tools/list' },
     { jsonrpc: '2.0', id: 3, method: 'resources/list' },
   ]
-  return legacy(ctx, batch, { status: 200, check: (p) => (Array.isArray(p) && p.length === 3 && p.every((m) => m.result) ? [] : [`batch answer ${JSON.stringify(p).slice(0, 160)}`]) }, '2025-03-26')
+  return legacy(
+    ctx,
+    batch,
+    {
+      status: 200,
+      check: (p) => (Array.isArray(p) && p.length === 3 && p.every((m) => m.result) ? [] : [`batch answer ${JSON.stringify(p).slice(0, 160)}`]),
+    },
+    '2025-03-26',
+  )
 }
 
 const DOCUMENTS: Record<string, string> = {
@@ -262,7 +334,15 @@ const DOCUMENTS: Record<string, string> = {
   '/.well-known/mcp/server-card.json': 'application/json',
   '/.well-known/oauth-protected-resource': 'application/json',
 }
-const PROBLEM_CODES = ['agent_endpoint_not_found', 'agent_resource_not_found', 'method_not_allowed', 'rate_limit_exceeded', 'public_agent_access_disabled', 'mcp_header_mismatch', 'mcp_method_not_allowed']
+const PROBLEM_CODES = [
+  'agent_endpoint_not_found',
+  'agent_resource_not_found',
+  'method_not_allowed',
+  'rate_limit_exceeded',
+  'public_agent_access_disabled',
+  'mcp_header_mismatch',
+  'mcp_method_not_allowed',
+]
 
 function validDocument(ctx: CaseContext): SoakCase {
   const problemPath = ctx.random() < 0.15
@@ -282,7 +362,8 @@ function validDocument(ctx: CaseContext): SoakCase {
       if (conditional) return a.status === 304 && a.body === '' ? [] : [`a matching If-None-Match got ${a.status}`]
       const problems: string[] = []
       if (a.status !== 200) return [`expected 200, got ${a.status}`]
-      if (contentType && a.headers['content-type'] !== contentType) problems.push(`Content-Type ${a.headers['content-type']}, expected ${contentType}`)
+      if (contentType && a.headers['content-type'] !== contentType)
+        problems.push(`Content-Type ${a.headers['content-type']}, expected ${contentType}`)
       if (method === 'GET' && a.body.length === 0) problems.push('an empty document')
       if (method === 'HEAD' && a.body.length !== 0) problems.push('a HEAD answer has a body')
       if (a.headers['ratelimit-remaining'] !== undefined) problems.push('a static document spent the quota')
@@ -385,7 +466,9 @@ function pipelined(ctx: CaseContext): SoakCase {
       judges.push((a) => (a.status === 200 ? [] : [`${path}: ${a.status}`]))
     } else {
       const body = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'ping' })
-      parts.push(`POST /mcp HTTP/1.1\r\n${host}${client}${close}Content-Type: application/json\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+      parts.push(
+        `POST /mcp HTTP/1.1\r\n${host}${client}${close}Content-Type: application/json\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      )
       heads.push(false)
       judges.push((a) => {
         const problems = mcpAnswerProblems({ body: JSON.parse(body) }, a)
@@ -397,11 +480,17 @@ function pipelined(ctx: CaseContext): SoakCase {
   return {
     category: 'pipelined',
     label: `${count} pipelined${slowReader ? ', read after 1 s' : ''}`,
-    send: { kind: 'raw', plan: { payload: parts.join(''), expectAnswers: count, headMethods: heads, ...(slowReader ? { pauseReadingMs: 1_000 } : {}) } },
+    send: {
+      kind: 'raw',
+      plan: { payload: parts.join(''), expectAnswers: count, headMethods: heads, ...(slowReader ? { pauseReadingMs: 1_000 } : {}) },
+    },
     boundMs: HANG_MS + (slowReader ? 1_000 : 0),
     timed: !slowReader,
     expect: 'answer',
-    judge: (answers) => (answers.length < count ? [`${answers.length} of ${count} pipelined answers`] : answers.flatMap((a, i) => (judges[i] as (a: Answer) => string[])(a).map((p) => `#${i}: ${p}`))),
+    judge: (answers) =>
+      answers.length < count
+        ? [`${answers.length} of ${count} pipelined answers`]
+        : answers.flatMap((a, i) => (judges[i] as (a: Answer) => string[])(a).map((p) => `#${i}: ${p}`)),
   }
 }
 
@@ -436,7 +525,14 @@ export function greedyCase(ctx: CaseContext, address: string): SoakCase {
   }
   const body = { jsonrpc: '2.0', id: 'greedy', method: 'tools/list', params: { _meta: envelope() } }
   return {
-    ...mcpCase(ctx, 'quota-greedy', 'greedy modern tools/list', jsonHeaders({ 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list', ...headers }), body, { status: 200 }),
+    ...mcpCase(
+      ctx,
+      'quota-greedy',
+      'greedy modern tools/list',
+      jsonHeaders({ 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list', ...headers }),
+      body,
+      { status: 200 },
+    ),
     judge: only(1, (a) => {
       const problems = mcpAnswerProblems({ body }, a)
       if (a.status !== 200 && a.status !== 429) problems.push(`expected 200 or 429, got ${a.status}`)
@@ -470,7 +566,35 @@ function rawCase(category: Category, label: string, plan: RawPlan, statuses: rea
   return { category, label, send: { kind: 'raw', plan }, boundMs: HANG_MS, expect, judge: statusIn(statuses) }
 }
 
-const PATH_PIECES = ['health', 'capabilities', 'resources', 'product-overview', 'agent-boundaries', '.', '..', '%2e', '%2E%2e', '%2f', '%2F', '', ';', 'a=b', '%00', '%', '%G1', '%e0%a4', '%C0%AE', '%ff', '~', '!$&\'()*+,', '@:', '%F0%9F%98%80', encodeURIComponent('ünïcødé'), encodeURIComponent('资源'), 'x'.repeat(200)]
+const PATH_PIECES = [
+  'health',
+  'capabilities',
+  'resources',
+  'product-overview',
+  'agent-boundaries',
+  '.',
+  '..',
+  '%2e',
+  '%2E%2e',
+  '%2f',
+  '%2F',
+  '',
+  ';',
+  'a=b',
+  '%00',
+  '%',
+  '%G1',
+  '%e0%a4',
+  '%C0%AE',
+  '%ff',
+  '~',
+  "!$&'()*+,",
+  '@:',
+  '%F0%9F%98%80',
+  encodeURIComponent('ünïcødé'),
+  encodeURIComponent('资源'),
+  'x'.repeat(200),
+]
 
 /** A random path under the API: dot segments, encoded slashes and bytes, invalid escapes, unicode. */
 function randomApiPath(random: Random): string {
@@ -535,7 +659,13 @@ function badPath(ctx: CaseContext): SoakCase {
     ['http://evil.example/api/agent/v1/health', [200]],
   ] as const)
   const answerOrClose = target.length > 16_000
-  return rawCase('bad-path', `${target.length > 50 ? `${target.slice(0, 50)}… (${target.length} chars)` : target}`, rawGet(ctx, target), statuses, answerOrClose ? 'answer-or-close' : 'answer')
+  return rawCase(
+    'bad-path',
+    `${target.length > 50 ? `${target.slice(0, 50)}… (${target.length} chars)` : target}`,
+    rawGet(ctx, target),
+    statuses,
+    answerOrClose ? 'answer-or-close' : 'answer',
+  )
 }
 
 function badBody(ctx: CaseContext): SoakCase {
@@ -549,54 +679,141 @@ function badBody(ctx: CaseContext): SoakCase {
       return mcpCase(ctx, 'bad-body', 'truncated JSON', jsonHeaders(version), undefined, { status: 400, code: -32700 }, cut)
     }
     case 1:
-      return mcpCase(ctx, 'bad-body', 'invalid JSON', jsonHeaders(version), undefined, { status: 400, code: -32700 }, pick(ctx.random, ['{', 'nul', '{"jsonrpc":"2.0",}', "{'a':1}", '[1,]', '\u0000']))
+      return mcpCase(
+        ctx,
+        'bad-body',
+        'invalid JSON',
+        jsonHeaders(version),
+        undefined,
+        { status: 400, code: -32700 },
+        pick(ctx.random, ['{', 'nul', '{"jsonrpc":"2.0",}', "{'a':1}", '[1,]', '\u0000']),
+      )
     case 2:
-      return mcpCase(ctx, 'bad-body', 'invalid UTF-8', jsonHeaders(version), undefined, { status: 400, code: -32700 }, Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x7d]))
+      return mcpCase(
+        ctx,
+        'bad-body',
+        'invalid UTF-8',
+        jsonHeaders(version),
+        undefined,
+        { status: 400, code: -32700 },
+        Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x7d]),
+      )
     case 3:
       return mcpCase(ctx, 'bad-body', 'empty body', jsonHeaders(version), undefined, { status: 400, code: -32700 }, '')
     case 4: {
-      const value = pick(ctx.random, [42, 'x', null, true, {}, { jsonrpc: '1.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 1.5, method: 'ping' }, { jsonrpc: '2.0', id: 1, method: 7 }])
+      const value = pick(ctx.random, [
+        42,
+        'x',
+        null,
+        true,
+        {},
+        { jsonrpc: '1.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: 1.5, method: 'ping' },
+        { jsonrpc: '2.0', id: 1, method: 7 },
+      ])
       return mcpCase(ctx, 'bad-body', 'not a JSON-RPC request', jsonHeaders(version), value, { status: 400, code: -32600 })
     }
     case 5:
-      return { ...mcpCase(ctx, 'bad-body', '2 MB + 1 body', jsonHeaders(version), undefined, { status: 413, code: -31413 }, ctx.bigFiller), boundMs: BIG_BODY_HANG_MS }
+      return {
+        ...mcpCase(ctx, 'bad-body', '2 MB + 1 body', jsonHeaders(version), undefined, { status: 413, code: -31413 }, ctx.bigFiller),
+        boundMs: BIG_BODY_HANG_MS,
+      }
     case 6: {
-      const c = mcpCase(ctx, 'bad-body', '2 MB + 1 chunked body', jsonHeaders({ ...version, 'transfer-encoding': 'chunked' }), undefined, { status: 413, code: -31413 }, ctx.bigFiller)
+      const c = mcpCase(
+        ctx,
+        'bad-body',
+        '2 MB + 1 chunked body',
+        jsonHeaders({ ...version, 'transfer-encoding': 'chunked' }),
+        undefined,
+        { status: 413, code: -31413 },
+        ctx.bigFiller,
+      )
       return { ...c, boundMs: BIG_BODY_HANG_MS }
     }
     case 7: {
-      const type = pick(ctx.random, ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'text/json'])
+      const type = pick(ctx.random, [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/jsonx',
+        'text/json',
+      ])
       return mcpCase(ctx, 'bad-body', `Content-Type ${type}`, { ...jsonHeaders(version), 'content-type': type }, ping, { status: 415, code: -31415 })
     }
     case 8:
-      return mcpCase(ctx, 'bad-body', 'batch of 21', jsonHeaders({ 'mcp-protocol-version': '2025-03-26' }), Array.from({ length: 21 }, (_, i) => ({ ...ping, id: i })), { status: 400, code: -32600 })
+      return mcpCase(
+        ctx,
+        'bad-body',
+        'batch of 21',
+        jsonHeaders({ 'mcp-protocol-version': '2025-03-26' }),
+        Array.from({ length: 21 }, (_, i) => ({ ...ping, id: i })),
+        { status: 400, code: -32600 },
+      )
     case 9:
-      return mcpCase(ctx, 'bad-body', 'modern batch', jsonHeaders({ 'mcp-protocol-version': MODERN }), [ping, { ...ping, id: 8 }], { status: 400, code: -32600 })
+      return mcpCase(ctx, 'bad-body', 'modern batch', jsonHeaders({ 'mcp-protocol-version': MODERN }), [ping, { ...ping, id: 8 }], {
+        status: 400,
+        code: -32600,
+      })
     case 10:
-      return mcpCase(ctx, 'bad-body', 'batch with a repeated id', jsonHeaders({ 'mcp-protocol-version': '2025-03-26' }), [ping, ping], { status: 400, code: -32600 })
+      return mcpCase(ctx, 'bad-body', 'batch with a repeated id', jsonHeaders({ 'mcp-protocol-version': '2025-03-26' }), [ping, ping], {
+        status: 400,
+        code: -32600,
+      })
     case 11:
       return mcpCase(ctx, 'bad-body', 'empty batch', jsonHeaders(version), [], { status: 400, code: -32600 })
     case 12:
-      return mcpCase(ctx, 'bad-body', 'deeply nested array', jsonHeaders(version), undefined, { status: 400, code: -32600 }, `${'['.repeat(100_000)}${']'.repeat(100_000)}`)
+      return mcpCase(
+        ctx,
+        'bad-body',
+        'deeply nested array',
+        jsonHeaders(version),
+        undefined,
+        { status: 400, code: -32600 },
+        `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+      )
     case 13: {
       // The bug fixed with this soak: a nested resourceId overflowed JSON.stringify (-32603).
       const depth = integer(ctx.random, 5_000, 50_000)
       const raw = `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"${TOOL.read}","arguments":{"resourceId":${'['.repeat(depth)}${']'.repeat(depth)}}}}`
-      return mcpCase(ctx, 'bad-body', 'deeply nested tool argument', jsonHeaders(version), { jsonrpc: '2.0', id: 9 }, {
-        status: 200,
-        check: (p) => (p?.result?.isError === true && /must be a string, not an array/.test(p.result.content?.[0]?.text ?? '') ? [] : [`expected a tool error, got ${JSON.stringify(p).slice(0, 160)}`]),
-      }, raw)
+      return mcpCase(
+        ctx,
+        'bad-body',
+        'deeply nested tool argument',
+        jsonHeaders(version),
+        { jsonrpc: '2.0', id: 9 },
+        {
+          status: 200,
+          check: (p) =>
+            p?.result?.isError === true && /must be a string, not an array/.test(p.result.content?.[0]?.text ?? '')
+              ? []
+              : [`expected a tool error, got ${JSON.stringify(p).slice(0, 160)}`],
+        },
+        raw,
+      )
     }
     case 14:
       return modern(ctx, 'tools/list', {}, { status: 400, code: -32020 }, { 'mcp-method': 'resources/list' }, 'bad-body')
     case 15: {
       const body = { jsonrpc: '2.0', id: 'no-meta', method: 'tools/list', params: {} }
-      return mcpCase(ctx, 'bad-body', 'modern without _meta', jsonHeaders({ 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' }), body, { status: 400, code: -32602 })
+      return mcpCase(ctx, 'bad-body', 'modern without _meta', jsonHeaders({ 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' }), body, {
+        status: 400,
+        code: -32602,
+      })
     }
     case 16:
-      return mcpCase(ctx, 'bad-body', 'unsupported version', jsonHeaders({ 'mcp-protocol-version': '2099-01-01' }), ping, { status: 400, code: -32022 })
+      return mcpCase(ctx, 'bad-body', 'unsupported version', jsonHeaders({ 'mcp-protocol-version': '2099-01-01' }), ping, {
+        status: 400,
+        code: -32022,
+      })
     case 17:
-      return modern(ctx, pick(ctx.random, ['prompts/list', 'logging/setLevel', 'subscriptions/listen', 'constructor', '__proto__', 'x'.repeat(300)]), {}, { status: 404, code: -32601 }, {}, 'bad-body')
+      return modern(
+        ctx,
+        pick(ctx.random, ['prompts/list', 'logging/setLevel', 'subscriptions/listen', 'constructor', '__proto__', 'x'.repeat(300)]),
+        {},
+        { status: 404, code: -32601 },
+        {},
+        'bad-body',
+      )
     case 18: {
       const id = 'i'.repeat(integer(ctx.random, 10_000, 1_000_000))
       return mcpCase(ctx, 'bad-body', 'huge id', jsonHeaders(version), { jsonrpc: '2.0', id, method: 'ping' }, { status: 200 })
@@ -604,7 +821,12 @@ function badBody(ctx: CaseContext): SoakCase {
     case 19: {
       const target = pick(ctx.random, [`${API}/health`, `${API}/resources/product-overview`, `${API}/nope`])
       const c = restCase(ctx, 'POST', target, { 'content-type': 'application/json' }, 'bad-body')
-      return { ...c, label: `POST 2 MB to ${target.slice(API.length)}`, boundMs: BIG_BODY_HANG_MS, send: { kind: 'http', spec: { ...(c.send as { spec: HttpSpec }).spec, body: ctx.bigFiller } } }
+      return {
+        ...c,
+        label: `POST 2 MB to ${target.slice(API.length)}`,
+        boundMs: BIG_BODY_HANG_MS,
+        send: { kind: 'http', spec: { ...(c.send as { spec: HttpSpec }).spec, body: ctx.bigFiller } },
+      }
     }
     case 20: {
       const [path, statuses] = pick(ctx.random, [
@@ -617,7 +839,15 @@ function badBody(ctx: CaseContext): SoakCase {
       return {
         category: 'bad-body',
         label: `POST 2 MB to ${path}`,
-        send: { kind: 'http', spec: { method: 'POST', path, headers: { ...xff(ctx), 'content-type': pick(ctx.random, ['application/json', 'application/x-www-form-urlencoded', 'text/plain']) }, body: ctx.bigFiller } },
+        send: {
+          kind: 'http',
+          spec: {
+            method: 'POST',
+            path,
+            headers: { ...xff(ctx), 'content-type': pick(ctx.random, ['application/json', 'application/x-www-form-urlencoded', 'text/plain']) },
+            body: ctx.bigFiller,
+          },
+        },
         boundMs: BIG_BODY_HANG_MS,
         expect: 'answer',
         judge: statusIn(statuses),
@@ -628,7 +858,15 @@ function badBody(ctx: CaseContext): SoakCase {
         category: 'bad-body',
         label: 'POST page with a forged Next-Action',
         // Prerendered pages take GET and HEAD only: npm start refuses the POST before Next sees it.
-        send: { kind: 'http', spec: { method: 'POST', path: '/contact', headers: { ...xff(ctx), 'content-type': 'text/plain;charset=UTF-8', 'next-action': 'f'.repeat(40), accept: 'text/x-component' }, body: '["$K1"]' } },
+        send: {
+          kind: 'http',
+          spec: {
+            method: 'POST',
+            path: '/contact',
+            headers: { ...xff(ctx), 'content-type': 'text/plain;charset=UTF-8', 'next-action': 'f'.repeat(40), accept: 'text/x-component' },
+            body: '["$K1"]',
+          },
+        },
         boundMs: HANG_MS,
         expect: 'answer',
         judge: statusIn([405]),
@@ -649,7 +887,13 @@ function headerFlood(ctx: CaseContext): SoakCase {
       return rawCase('header-flood', 'thousands of headers (> 16 KiB)', rawGet(ctx, health, lines), [431], 'answer-or-close')
     }
     case 2:
-      return rawCase('header-flood', 'one 20-100 KB header value', rawGet(ctx, pick(ctx.random, [health, '/mcp', '/', '/pricing']), `X-Big: ${'a'.repeat(integer(ctx.random, 20_000, 100_000))}\r\n`), [431], 'answer-or-close')
+      return rawCase(
+        'header-flood',
+        'one 20-100 KB header value',
+        rawGet(ctx, pick(ctx.random, [health, '/mcp', '/', '/pricing']), `X-Big: ${'a'.repeat(integer(ctx.random, 20_000, 100_000))}\r\n`),
+        [431],
+        'answer-or-close',
+      )
     case 3: {
       const lines = Array.from({ length: 55 }, (_, i) => `X-Wide-${i}: ${'w'.repeat(250)}\r\n`).join('')
       return rawRestCase(ctx, 'header-flood', '15 KB of headers (under the limit)', health, 'GET', lines)
@@ -668,13 +912,35 @@ function headerFlood(ctx: CaseContext): SoakCase {
       return mcpRaw(ctx, 'header-flood', '300 Mcp-Method lines', `MCP-Protocol-Version: ${MODERN}\r\n${methods}`, body, 400, -32020)
     }
     case 7:
-      return rawRestCase(ctx, 'header-flood', 'every token character in header names', health, 'GET', "!#$%&'*+-.^_`|~09AZaz: v\r\nX-Empty:\r\nX-Spaces:    padded   \r\n")
+      return rawRestCase(
+        ctx,
+        'header-flood',
+        'every token character in header names',
+        health,
+        'GET',
+        "!#$%&'*+-.^_`|~09AZaz: v\r\nX-Empty:\r\nX-Spaces:    padded   \r\n",
+      )
     case 8: {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: envelope() } })
-      return mcpRaw(ctx, 'header-flood', 'obs-text in Mcp-Method', `MCP-Protocol-Version: ${MODERN}\r\nMcp-Method: tools/l\xefst\r\n`, body, 400, -32020)
+      return mcpRaw(
+        ctx,
+        'header-flood',
+        'obs-text in Mcp-Method',
+        `MCP-Protocol-Version: ${MODERN}\r\nMcp-Method: tools/l\xefst\r\n`,
+        body,
+        400,
+        -32020,
+      )
     }
     default:
-      return rawRestCase(ctx, 'header-flood', 'obs-text in Accept and a cookie', health, 'GET', 'Accept: text/\xff\xfe\r\nCookie: caf\xe9=cr\xe8me\r\n')
+      return rawRestCase(
+        ctx,
+        'header-flood',
+        'obs-text in Accept and a cookie',
+        health,
+        'GET',
+        'Accept: text/\xff\xfe\r\nCookie: caf\xe9=cr\xe8me\r\n',
+      )
   }
 }
 
@@ -724,7 +990,14 @@ function hostileCookie(ctx: CaseContext): SoakCase {
     return { ...c, label: `REST with cookie ${cookie.slice(0, 30)}` }
   }
   if (where < 0.6) {
-    const c = modern(ctx, 'tools/call', { name: TOOL.capabilities, arguments: {} }, { status: 200, check: toolResultOk }, { cookie }, 'hostile-cookie')
+    const c = modern(
+      ctx,
+      'tools/call',
+      { name: TOOL.capabilities, arguments: {} },
+      { status: 200, check: toolResultOk },
+      { cookie },
+      'hostile-cookie',
+    )
     return { ...c, label: `MCP with cookie ${cookie.slice(0, 30)}` }
   }
   const [path, statuses] = pick(ctx.random, [
@@ -765,7 +1038,8 @@ function wrongMethod(ctx: CaseContext): SoakCase {
         if (method === 'HEAD') return a.body === '' ? [] : ['a HEAD answer has a body']
         const problems = mcpAnswerProblems({}, a)
         const payload = JSON.parse(a.body)
-        if (payload?.error?.code !== -31405 || !String(payload.error.data?.detail).startsWith(`${method} is not served`)) problems.push(`405 body ${a.body.slice(0, 120)}`)
+        if (payload?.error?.code !== -31405 || !String(payload.error.data?.detail).startsWith(`${method} is not served`))
+          problems.push(`405 body ${a.body.slice(0, 120)}`)
         return problems
       }),
     }
@@ -780,7 +1054,13 @@ function wrongMethod(ctx: CaseContext): SoakCase {
     return rawCase('wrong-method', `${method} a page`, rawGet(ctx, pick(ctx.random, ['/pricing', '/login']), 'Content-Length: 0\r\n', method), [405])
   }
   if (r < 0.92) {
-    return rawCase('wrong-method', 'CONNECT', { payload: `CONNECT 127.0.0.1:${ctx.port} HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\n\r\n` }, [], 'close')
+    return rawCase(
+      'wrong-method',
+      'CONNECT',
+      { payload: `CONNECT 127.0.0.1:${ctx.port} HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\n\r\n` },
+      [],
+      'close',
+    )
   }
   const method = pick(ctx.random, ['FOO', 'get', 'TRACK', 'G\x00T', 'BREW'])
   return rawCase('wrong-method', `unknown method ${JSON.stringify(method)}`, rawGet(ctx, `${API}/health`, '', method), [400], 'answer-or-close')
@@ -795,19 +1075,49 @@ function garbage(ctx: CaseContext): SoakCase {
     ['header without a colon', `GET ${API}/health HTTP/1.1\r\n${host}Broken header\r\n\r\n`, [400], 'answer'],
     ['obs-fold', `GET ${API}/health HTTP/1.1\r\n${host}X-A: a\r\n folded\r\n\r\n`, [400], 'answer'],
     ['NUL in a header', `GET ${API}/health HTTP/1.1\r\n${host}X-A: a\u0000b\r\n\r\n`, [400], 'answer'],
-    ['Content-Length with chunked', `POST /mcp HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`, [400], 'answer'],
-    ['two Content-Lengths', `POST /mcp HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, [400], 'answer'],
+    [
+      'Content-Length with chunked',
+      `POST /mcp HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+      [400],
+      'answer',
+    ],
+    [
+      'two Content-Lengths',
+      `POST /mcp HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+      [400],
+      'answer',
+    ],
     ['negative Content-Length', `POST /mcp HTTP/1.1\r\n${host}Content-Length: -1\r\n\r\n{}`, [400], 'answer'],
-    ['bad chunk size', `POST /mcp HTTP/1.1\r\n${host}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, [400], 'answer'],
+    [
+      'bad chunk size',
+      `POST /mcp HTTP/1.1\r\n${host}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      [400],
+      'answer',
+    ],
     ['unknown Transfer-Encoding', `POST /mcp HTTP/1.1\r\n${host}Transfer-Encoding: bogus\r\n\r\n{}`, [400], 'answer'],
     ['no Host', `GET ${API}/health HTTP/1.1\r\nConnection: close\r\n\r\n`, [400], 'answer'],
     ['HTTP/1.2', `GET ${API}/health HTTP/1.2\r\n${host}\r\n`, [400], 'answer'],
     ['tab in the target', `GET ${API}/he\talth HTTP/1.1\r\n${host}\r\n`, [400], 'answer'],
     ['raw UTF-8 in the target', Buffer.from(`GET /caf\u00e9 HTTP/1.1\r\n${host}\r\n`, 'utf8'), [400], 'answer'],
     ['Expect: tea', `GET ${API}/health HTTP/1.1\r\n${host}Expect: tea\r\n\r\n`, [417], 'answer'],
-    ['Upgrade: websocket', `GET ${API}/health HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\n${client}Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`, [200], 'answer'],
-    ['Upgrade: h2c (curl --http2)', `GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n`, [200], 'answer'],
-    ['Upgrade on a page', `GET /pricing HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`, [200], 'answer'],
+    [
+      'Upgrade: websocket',
+      `GET ${API}/health HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\n${client}Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+      [200],
+      'answer',
+    ],
+    [
+      'Upgrade: h2c (curl --http2)',
+      `GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n`,
+      [200],
+      'answer',
+    ],
+    [
+      'Upgrade on a page',
+      `GET /pricing HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`,
+      [200],
+      'answer',
+    ],
     ['HTTP/1.0 without Host', `GET ${API}/health HTTP/1.0\r\n${client}\r\n`, [200], 'answer'],
   ] as const)
   return rawCase('garbage', label, { payload }, statuses, expect)
@@ -844,13 +1154,22 @@ export function slowCase(ctx: CaseContext, kind: SlowCategory): SoakCase {
   if (kind === 'idle-connection') return { ...base, label: 'connect and send nothing', send: { kind: 'raw', plan: { payload: '' } } }
   if (kind === 'slow-headers') {
     const target = pick(ctx.random, [`${API}/health`, '/mcp', '/', '/pricing'])
-    return { ...base, label: `headers trickled to ${target}`, send: { kind: 'raw', plan: { payload: `GET ${target} HTTP/1.1\r\n${host}`, trickle: { bytes: 'X-Slow: drip\r\n', everyMs: 400 } } } }
+    return {
+      ...base,
+      label: `headers trickled to ${target}`,
+      send: { kind: 'raw', plan: { payload: `GET ${target} HTTP/1.1\r\n${host}`, trickle: { bytes: 'X-Slow: drip\r\n', everyMs: 400 } } },
+    }
   }
   if (kind === 'slow-reader') {
     // 300 pipelined requests for the 30 KB OpenAPI document, never read: about 9 MB, more than the
     // kernel's socket buffers take, so the server holds the rest until it gives up on the reader.
     const count = 300
-    return { ...base, label: `${count} pipelined /openapi.json, never read`, judge: undefined, send: { kind: 'raw', plan: { payload: `GET /openapi.json HTTP/1.1\r\n${host}\r\n`.repeat(count), neverRead: true } } }
+    return {
+      ...base,
+      label: `${count} pipelined /openapi.json, never read`,
+      judge: undefined,
+      send: { kind: 'raw', plan: { payload: `GET /openapi.json HTTP/1.1\r\n${host}\r\n`.repeat(count), neverRead: true } },
+    }
   }
   const [target, chunked] = pick(ctx.random, [
     ['/mcp', false],
@@ -861,6 +1180,12 @@ export function slowCase(ctx: CaseContext, kind: SlowCategory): SoakCase {
   return {
     ...base,
     label: `body trickled to ${target}${chunked ? ' (chunked)' : ''}`,
-    send: { kind: 'raw', plan: { payload: `POST ${target} HTTP/1.1\r\n${host}Content-Type: application/json\r\n${framing}{"jsonrpc":"2.0",`, trickle: { bytes: ' ', everyMs: 500 } } },
+    send: {
+      kind: 'raw',
+      plan: {
+        payload: `POST ${target} HTTP/1.1\r\n${host}Content-Type: application/json\r\n${framing}{"jsonrpc":"2.0",`,
+        trickle: { bytes: ' ', everyMs: 500 },
+      },
+    },
   }
 }

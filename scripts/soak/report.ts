@@ -34,7 +34,9 @@ export function formatReport(result: SoakResult): string {
     `Soak: ${(result.trafficMs / 1000).toFixed(1)} s of traffic (SOAK_SECONDS=${options.seconds}), ${n(result.requests)} requests incl. warm-up (limit ${n(options.maxRequests)}), ` +
       `~${options.rate}/s paced + greedy + slow clients, seed ${options.seed}, total run ${(result.durationMs / 1000).toFixed(1)} s`,
   )
-  lines.push(`Clients: ${n(result.clients.total)} simulated addresses (${n(result.clients.ipv6)} IPv6, one /64 each) as X-Forwarded-For from a trusted proxy (TRUST_PROXY=127.0.0.1)`)
+  lines.push(
+    `Clients: ${n(result.clients.total)} simulated addresses (${n(result.clients.ipv6)} IPv6, one /64 each) as X-Forwarded-For from a trusted proxy (TRUST_PROXY=127.0.0.1)`,
+  )
   lines.push('')
   lines.push(`${'category'.padEnd(16)}${'requests'.padStart(9)}  outcomes (status × count)`)
   const categories = [...result.outcomes.keys()]
@@ -51,14 +53,20 @@ export function formatReport(result: SoakResult): string {
   lines.push(latencyLine('Latency, valid traffic', result.latency.valid))
   lines.push(latencyLine('Latency, hostile input (answered)', result.latency.hostile))
   for (const [category, times] of result.cutOffMs) {
-    lines.push(`Slow clients, ${category}: ${times.length} cut off by the server after ${(Math.min(...times) / 1000).toFixed(1)}–${(Math.max(...times) / 1000).toFixed(1)} s`)
+    lines.push(
+      `Slow clients, ${category}: ${times.length} cut off by the server after ${(Math.min(...times) / 1000).toFixed(1)}–${(Math.max(...times) / 1000).toFixed(1)} s`,
+    )
   }
   for (const g of result.greedy) {
-    lines.push(`Greedy client ${g.address}: ${n(g.admitted)} admitted (expected ${g.bounds[0]}…${g.bounds[1]}: 150 + 2/s), ${n(g.refused)} refused with the exact 429`)
+    lines.push(
+      `Greedy client ${g.address}: ${n(g.admitted)} admitted (expected ${g.bounds[0]}…${g.bounds[1]}: 150 + 2/s), ${n(g.refused)} refused with the exact 429`,
+    )
   }
   if (result.uploadFlood) {
     const flood = result.uploadFlood
-    const endings = Object.entries(flood.endings).map(([ending, count]) => `${ending}×${n(count)}`).join('  ')
+    const endings = Object.entries(flood.endings)
+      .map(([ending, count]) => `${ending}×${n(count)}`)
+      .join('  ')
     const health = flood.healthChecks.map((check) => check.ms)
     lines.push(
       `Upload flood: ${n(flood.uploaders)} clients each sending a 2 MB POST /mcp at ${n(flood.bytesPerSecond)} B/s; ended ${endings}, the last after ${(flood.longestMs / 1000).toFixed(1)} s; ` +
@@ -68,7 +76,9 @@ export function formatReport(result: SoakResult): string {
   lines.push('Quota after the soak (fresh clients, one request after another until refused):')
   for (const q of result.quota) {
     const exact = q.refills[0] === q.refills[1] ? `${q.refills[0]}` : `${q.refills[0]}…${q.refills[1]}`
-    lines.push(`  ${q.label}: ${q.admitted} admitted in ${Math.round(q.elapsedMs)} ms (refills ${exact}), then ${q.refusal}${q.problems.length ? ` — ${q.problems.length} problem(s)` : ' — exact'}`)
+    lines.push(
+      `  ${q.label}: ${q.admitted} admitted in ${Math.round(q.elapsedMs)} ms (refills ${exact}), then ${q.refusal}${q.problems.length ? ` — ${q.problems.length} problem(s)` : ' — exact'}`,
+    )
   }
   lines.push(
     `CPU during the traffic phase: server ${result.cpu.serverSeconds.toFixed(1)} s (${Math.round((100 * result.cpu.serverSeconds) / (result.trafficMs / 1000))} % of one core), ` +

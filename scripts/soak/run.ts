@@ -157,7 +157,8 @@ export function checkGreedy(address: string, exchanges: readonly GreedyExchange[
   const bounds: [number, number] = [lower, lastRefusal === null ? exchanges.length : upper]
   const summary = { address, admitted, refused: refusals.length, bounds }
   if (exchanges.length === 0) return { summary, problem: 'sent nothing' }
-  if (admitted < bounds[0] || admitted > bounds[1]) return { summary, problem: `${admitted} admitted over the phase, expected ${bounds[0]}…${bounds[1]}` }
+  if (admitted < bounds[0] || admitted > bounds[1])
+    return { summary, problem: `${admitted} admitted over the phase, expected ${bounds[0]}…${bounds[1]}` }
   return { summary }
 }
 
@@ -223,7 +224,8 @@ class Recorder {
       const times = this.cutOffMs.get(c.category) ?? []
       this.cutOffMs.set(c.category, times)
       times.push(outcome.elapsedMs)
-      if (outcome.elapsedMs < min || outcome.elapsedMs > max) v('cut-off timing', `cut off after ${Math.round(outcome.elapsedMs)} ms, expected ${min}–${max} ms`)
+      if (outcome.elapsedMs < min || outcome.elapsedMs > max)
+        v('cut-off timing', `cut off after ${Math.round(outcome.elapsedMs)} ms, expected ${min}–${max} ms`)
       if (answers.length > 0 && c.judge) for (const p of c.judge(answers.map(toAnswer))) v('wrong answer', p)
       return
     }
@@ -286,7 +288,15 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
   const sampler = setInterval(() => (peakMb = Math.max(peakMb, processRssMb(pid))), 200)
   const greedy: SoakResult['greedy'] = []
   let trafficMs = 0
-  const memory: MemoryReport = { coldMb: processRssMb(pid), beforeMb: 0, peakMb: 0, afterMb: 0, allowedGrowthMb: 0, settleTimelineMb: [], settledAfterMs: 0 }
+  const memory: MemoryReport = {
+    coldMb: processRssMb(pid),
+    beforeMb: 0,
+    peakMb: 0,
+    afterMb: 0,
+    allowedGrowthMb: 0,
+    settleTimelineMb: [],
+    settledAfterMs: 0,
+  }
   const cpu = { serverSeconds: 0, soakSeconds: 0 }
   let quota: BurstResult[] = []
   let uploadFlood: UploadFloodResult | null = null
@@ -345,7 +355,8 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
     const slowWorker = (async () => {
       const slow: Promise<Outcome>[] = []
       const fits = (kind: SlowCategory) => performance.now() + cutOffWindow(kind)[1] <= deadline
-      for (const kind of SLOW_CATEGORIES) if (kind === 'slow-headers' || kind === 'idle-connection' || fits(kind)) slow.push(execute(slowCase(ctx, kind)))
+      for (const kind of SLOW_CATEGORIES)
+        if (kind === 'slow-headers' || kind === 'idle-connection' || fits(kind)) slow.push(execute(slowCase(ctx, kind)))
       for (let turn = 0; running(); turn++) {
         await sleep(1_500)
         if (!running()) break
@@ -360,7 +371,9 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
     memory.peakMb = Math.max(peakMb, processRssMb(pid))
     cpu.serverSeconds = processCpuMs(pid) / 1000 - cpu.serverSeconds
     cpu.soakSeconds = (process.cpuUsage().user + process.cpuUsage().system) / 1e6 - cpu.soakSeconds
-    log(`soak: traffic done after ${(trafficMs / 1000).toFixed(1)} s (${recorder.requests} requests); slow clients still to be cut off: ${inFlight.size}`)
+    log(
+      `soak: traffic done after ${(trafficMs / 1000).toFixed(1)} s (${recorder.requests} requests); slow clients still to be cut off: ${inFlight.size}`,
+    )
 
     // Idle until RSS is back near its starting level, for at most settleSeconds (V8 gives memory back
     // when its memory reducer runs, several seconds after allocation stops), while the last slow
@@ -384,7 +397,8 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
       new Promise<number>((resolve) => (guard = setTimeout(() => resolve(inFlight.size), 40_000))),
     ])
     clearTimeout(guard)
-    if (leftovers > 0) recorder.violation({ kind: 'unanswered', category: 'run', label: 'drain', detail: `${leftovers} exchanges still open 40 s after the phase` })
+    if (leftovers > 0)
+      recorder.violation({ kind: 'unanswered', category: 'run', label: 'drain', detail: `${leftovers} exchanges still open 40 s after the phase` })
     if (memory.afterMb > memory.beforeMb + memory.allowedGrowthMb) {
       recorder.violation({
         kind: 'memory',
@@ -396,8 +410,16 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
 
     quota = [
       await burstUntilRefused(port, baseUrl, { label: 'fresh IPv4 client, REST', addresses: ['198.19.255.254'], mixTransports: false }),
-      await burstUntilRefused(port, baseUrl, { label: 'fresh IPv6 /64 (two addresses), REST + MCP', addresses: ['2001:db8:fffe:1::1', '2001:db8:fffe:1:ffff::2'], mixTransports: true }),
-      await burstUntilRefused(port, baseUrl, { label: 'IPv4 and its IPv4-mapped IPv6 form', addresses: ['198.19.255.253', '::ffff:198.19.255.253'], mixTransports: false }),
+      await burstUntilRefused(port, baseUrl, {
+        label: 'fresh IPv6 /64 (two addresses), REST + MCP',
+        addresses: ['2001:db8:fffe:1::1', '2001:db8:fffe:1:ffff::2'],
+        mixTransports: true,
+      }),
+      await burstUntilRefused(port, baseUrl, {
+        label: 'IPv4 and its IPv4-mapped IPv6 form',
+        addresses: ['198.19.255.253', '::ffff:198.19.255.253'],
+        mixTransports: false,
+      }),
     ]
     for (const burst of quota) for (const p of burst.problems) recorder.violation({ kind: 'quota', category: 'run', label: burst.label, detail: p })
 
@@ -408,10 +430,19 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS): Prom
     }
 
     if (site.process.exitCode !== null || site.process.signalCode !== null) {
-      recorder.violation({ kind: 'crash', category: 'run', label: 'server', detail: `the server exited (${site.process.exitCode ?? site.process.signalCode}): ${site.output().slice(-600)}` })
+      recorder.violation({
+        kind: 'crash',
+        category: 'run',
+        label: 'server',
+        detail: `the server exited (${site.process.exitCode ?? site.process.signalCode}): ${site.output().slice(-600)}`,
+      })
     }
-    const failures = site.output().split('\n').filter((line) => /a direct route failed|Internal Server Error|uncaught|unhandled|heap out of memory/i.test(line))
-    for (const line of failures.slice(0, 20)) recorder.violation({ kind: 'server log', category: 'run', label: 'server output', detail: line.slice(0, 200) })
+    const failures = site
+      .output()
+      .split('\n')
+      .filter((line) => /a direct route failed|Internal Server Error|uncaught|unhandled|heap out of memory/i.test(line))
+    for (const line of failures.slice(0, 20))
+      recorder.violation({ kind: 'server log', category: 'run', label: 'server output', detail: line.slice(0, 200) })
   } finally {
     clearInterval(sampler)
     agent.destroy()

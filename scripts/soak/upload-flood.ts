@@ -70,7 +70,10 @@ export async function runUploadFlood(port: number, pid: number, options: UploadF
   const checker = (async () => {
     while (flooding) {
       const sent = performance.now()
-      const status = await fetch(`http://${LOOPBACK}:${port}/api/agent/v1/health`, { headers: { 'x-forwarded-for': '198.19.0.1' }, signal: AbortSignal.timeout(10_000) }).then(
+      const status = await fetch(`http://${LOOPBACK}:${port}/api/agent/v1/health`, {
+        headers: { 'x-forwarded-for': '198.19.0.1' },
+        signal: AbortSignal.timeout(10_000),
+      }).then(
         async (response) => {
           await response.arrayBuffer()
           return response.status
@@ -106,11 +109,15 @@ export function uploadFloodProblems(result: UploadFloodResult, rssBoundMb: numbe
   }
   const bound = cutOffBoundMs('requestTimeout') + slackMs
   if (result.longestMs > bound) {
-    problems.push({ kind: 'cut-off timing', detail: `an upload lasted ${(result.longestMs / 1000).toFixed(1)} s, past the request timeout's ${(bound / 1000).toFixed(1)} s` })
+    problems.push({
+      kind: 'cut-off timing',
+      detail: `an upload lasted ${(result.longestMs / 1000).toFixed(1)} s, past the request timeout's ${(bound / 1000).toFixed(1)} s`,
+    })
   }
   const unexpected = Object.keys(result.endings).filter((ending) => !['408', '400', '413', 'closed'].includes(ending))
   if (unexpected.length) problems.push({ kind: 'wrong answer', detail: `uploads ended with ${unexpected.join(', ')}` })
   const failed = result.healthChecks.filter((check) => check.status !== 200)
-  if (failed.length) problems.push({ kind: 'unanswered', detail: `${failed.length} of ${result.healthChecks.length} health checks during the flood failed` })
+  if (failed.length)
+    problems.push({ kind: 'unanswered', detail: `${failed.length} of ${result.healthChecks.length} health checks during the flood failed` })
   return problems
 }

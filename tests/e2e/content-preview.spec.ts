@@ -73,7 +73,9 @@ test('an edit of content/ shows on the next request: HTML pages, the Markdown ho
   await page.reload()
   await expect(page.locator('#plan-team .plan-name')).toHaveText('Team Plus')
 
-  edit('content/home.md', (s) => s.replace('brings a mentor in the moment you are stuck.\n\n', 'brings a mentor in the moment you are stuck. Edited for the preview.\n\n'))
+  edit('content/home.md', (s) =>
+    s.replace('brings a mentor in the moment you are stuck.\n\n', 'brings a mentor in the moment you are stuck. Edited for the preview.\n\n'),
+  )
   await page.goto(`${origin}/`)
   await expect(page.locator('main')).toContainText('Edited for the preview.')
   const markdown = await request.get(`${origin}/`, { headers: { Accept: 'text/markdown' } })
@@ -91,12 +93,18 @@ test('an edit of content/ shows on the next request: HTML pages, the Markdown ho
 test('a wrong edit shows the error overlay with the file, the line and the field by its name, until it is fixed', async ({ page }) => {
   edit('content/pages/pricing.md', (s) => s.replace('priceMonthlyUsd: 12', 'priceMonthlyUsd: twelve'))
   await page.goto(`${origin}/pricing`)
-  await expect(page.getByText('content/pages/pricing.md:18: plan "Team Plus" › priceMonthlyUsd: expected a number, got "twelve"').first()).toBeVisible()
+  await expect(
+    page.getByText('content/pages/pricing.md:18: plan "Team Plus" › priceMonthlyUsd: expected a number, got "twelve"').first(),
+  ).toBeVisible()
 
   edit('content/pages/pricing.md', (s) => s.replace('priceMonthlyUsd: twelve', 'priceMonthlyUsd: 12'))
   edit('content/pages/login.md', (s) => s.replace('title: Log in', 'title: [Log in'))
   await page.goto(`${origin}/login`)
-  await expect(page.getByText('content/pages/login.md:2: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]').first()).toBeVisible()
+  await expect(
+    page
+      .getByText('content/pages/login.md:2: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]')
+      .first(),
+  ).toBeVisible()
 
   edit('content/pages/login.md', (s) => s.replace('title: [Log in', 'title: Log in'))
   const fixed = await page.goto(`${origin}/pricing`)

@@ -79,7 +79,9 @@ test('q-values decide: text/html preferred over text/markdown;q=0.5 → HTML', a
   expect(response.headers().link).toBe(LINK)
 })
 
-test('the hero: Start free opens the app sign-up with the free plan chosen, See pricing the plans, and a team plan keeps its choice', async ({ page }) => {
+test('the hero: Start free opens the app sign-up with the free plan chosen, See pricing the plans, and a team plan keeps its choice', async ({
+  page,
+}) => {
   // The product app is another deployment: answer its sign-up here and record what it was asked for.
   const signups: string[] = []
   await page.route(`${APP}/**`, async (route) => {

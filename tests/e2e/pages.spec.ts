@@ -30,9 +30,9 @@ const FOOTER_LINKS = [
 ]
 
 async function linksOf(page: Page, selector: string): Promise<string[][]> {
-  return await page.locator(`${selector} a`).evaluateAll((anchors) =>
-    anchors.map((anchor) => [anchor.textContent ?? '', anchor.getAttribute('href') ?? '']),
-  )
+  return await page
+    .locator(`${selector} a`)
+    .evaluateAll((anchors) => anchors.map((anchor) => [anchor.textContent ?? '', anchor.getAttribute('href') ?? '']))
 }
 
 test.describe('every page', () => {
@@ -265,7 +265,9 @@ test.describe('without JavaScript', () => {
         await page.goto(path)
         for (const text of texts) await expect(page.getByText(text, { exact: false }).first(), `${path}: ${text}`).toBeVisible()
       }
-      await page.route(`${APP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Sign up</title>' }))
+      await page.route(`${APP}/**`, (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Sign up</title>' }),
+      )
       await page.goto('/pricing')
       await page.getByRole('link', { name: 'Start free' }).click()
       await expect(page).toHaveURL(`${APP}/signup?plan=personal`)
@@ -321,7 +323,9 @@ test.describe('accessibility (axe, WCAG 2.1 A and AA)', () => {
         nodes: violation.nodes.map((node) => node.target.join(' ')),
       }))
       await testInfo.attach('axe-violations.json', { body: JSON.stringify(summary, null, 2), contentType: 'application/json' })
-      console.log(`axe ${path}: ${results.passes.length} rules passed, ${results.violations.length} violations${summary.length ? ` ${JSON.stringify(summary)}` : ''}`)
+      console.log(
+        `axe ${path}: ${results.passes.length} rules passed, ${results.violations.length} violations${summary.length ? ` ${JSON.stringify(summary)}` : ''}`,
+      )
       expect(summary.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')).toEqual([])
       expect(results.passes.length).toBeGreaterThan(10)
     })

@@ -30,7 +30,11 @@ describe.each(['/', '/pricing'])('Agentic Browsing on %s', (pagePath) => {
     // The OpenAPI entry's media type is not one of ARD's discovery types: a low-severity note, not an error.
     const ard = report.audits['ard-schema'] as { score: number; details?: { items: Array<{ element: string; issue: string }> } }
     expect(ard.details?.items ?? []).toEqual([
-      { element: 'Cadence Public Agent API', issue: expect.stringContaining("Media type 'application/vnd.oai.openapi+json' is not one of standard discovery types"), severity: 'Low' },
+      {
+        element: 'Cadence Public Agent API',
+        issue: expect.stringContaining("Media type 'application/vnd.oai.openapi+json' is not one of standard discovery types"),
+        severity: 'Low',
+      },
     ])
     expect(ard.score).toBe(0.9)
     expect(failingAudits(report, 'agentic-browsing').filter((line) => !line.startsWith('ard-schema:'))).toEqual([])

@@ -61,7 +61,11 @@ describe('malformed requests', () => {
     ['an oversized header', `GET /api/agent/v1/health HTTP/1.1\r\n${host}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`, [431, 400]],
     ['a header without a colon', `GET /api/agent/v1/health HTTP/1.1\r\n${host}Broken header\r\n\r\n`, [400]],
     ['garbage instead of HTTP', Buffer.from([0x16, 0x03, 0x01, 0x00, 0xff, 0x01, 0x00, 0x0d, 0x0a, 0x0d, 0x0a]), [0, 400]],
-    ['a hostile cookie', `GET /api/agent/v1/health HTTP/1.1\r\n${host}Cookie: ${'x=%E0%A4%A; '.repeat(200)}vercel-flag-overrides=forged\r\n\r\n`, [200]],
+    [
+      'a hostile cookie',
+      `GET /api/agent/v1/health HTTP/1.1\r\n${host}Cookie: ${'x=%E0%A4%A; '.repeat(200)}vercel-flag-overrides=forged\r\n\r\n`,
+      [200],
+    ],
     ['a hostile Accept', `GET / HTTP/1.1\r\n${host}Accept: text/markdown;q=abc, */*;q=-1, ;;;, text/html;level=1;q=2\r\n\r\n`, [200]],
   ]
   for (const [label, payload, expected] of cases) {

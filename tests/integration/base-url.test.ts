@@ -38,7 +38,9 @@ const PUBLISHED_PATHS = [
 /** Every absolute URL in a text, and every Markdown link or href target that is not absolute. */
 function extractUrls(text: string): { absolute: string[]; relative: string[] } {
   const absolute = [...text.matchAll(/\bhttps?:\/\/[^\s"'<>()[\]`\\]+/g)].map((match) => match[0].replace(/[.,;:]+$/, ''))
-  const relative = [...text.matchAll(/\]\((?!https?:|mailto:|#)([^)]+)\)|href="(?!https?:|mailto:|#)([^"]+)"/g)].map((match) => match[1] ?? match[2] ?? '')
+  const relative = [...text.matchAll(/\]\((?!https?:|mailto:|#)([^)]+)\)|href="(?!https?:|mailto:|#)([^"]+)"/g)].map(
+    (match) => match[1] ?? match[2] ?? '',
+  )
   return { absolute, relative }
 }
 
@@ -86,7 +88,8 @@ async function collectUrls(site: RunningSite): Promise<{ path: string; url: stri
     const urls = headUrls(await response.text())
     expect(urls, `head links of ${page.path}`).toHaveLength(2)
     for (const url of urls) found.push({ path: `${page.path} head`, url })
-    for (const match of (response.headers.get('link') ?? '').matchAll(/<([^>]*)>/g)) found.push({ path: `${page.path} Link header`, url: match[1] ?? '' })
+    for (const match of (response.headers.get('link') ?? '').matchAll(/<([^>]*)>/g))
+      found.push({ path: `${page.path} Link header`, url: match[1] ?? '' })
   }
   return found
 }
@@ -118,7 +121,9 @@ describe.each<{ label: string; build: SiteBuildName; base: string; noindex: bool
     if (noindex) {
       expect(robots).toBe('# Preview deployment: not for indexing.\nUser-agent: *\nDisallow: /\n')
     } else {
-      expect(robots).toBe(`User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n\nAgentmap: ${base}/.well-known/ai-catalog.json\nSitemap: ${base}/sitemap.xml\n`)
+      expect(robots).toBe(
+        `User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n\nAgentmap: ${base}/.well-known/ai-catalog.json\nSitemap: ${base}/sitemap.xml\n`,
+      )
     }
     for (const path of ['/robots.txt', '/openapi.json', '/api/agent/v1/health', '/llms.txt', '/no-such-page', '/', '/pricing.md']) {
       const response = await site.fetch(path)

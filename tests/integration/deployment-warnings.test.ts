@@ -30,7 +30,11 @@ function occurrences(text: string, part: string): number {
 describe('Vercel production without Upstash', () => {
   it('the build warns that the quota is per instance', () => {
     expect(WARNING).toMatch(/^\[quota\] Warning: Vercel production without Upstash Redis .* the quota is per instance/)
-    const build = spawnSync(process.execPath, [path.join(projectRoot, 'scripts/prebuild.ts')], { cwd: projectRoot, encoding: 'utf8', env: { ...isolatedEnv(), ...PRODUCTION } })
+    const build = spawnSync(process.execPath, [path.join(projectRoot, 'scripts/prebuild.ts')], {
+      cwd: projectRoot,
+      encoding: 'utf8',
+      env: { ...isolatedEnv(), ...PRODUCTION },
+    })
     expect(build.status).toBe(0)
     expect(occurrences(build.stderr, WARNING)).toBe(1)
   })
@@ -50,7 +54,11 @@ describe('Vercel production without Upstash', () => {
 
   it('with Upstash configured, neither warns', () => {
     const withUpstash = { ...PRODUCTION, UPSTASH_REDIS_REST_URL: 'https://redis.example', UPSTASH_REDIS_REST_TOKEN: 'token' }
-    const build = spawnSync(process.execPath, [path.join(projectRoot, 'scripts/prebuild.ts')], { cwd: projectRoot, encoding: 'utf8', env: { ...isolatedEnv(), ...withUpstash } })
+    const build = spawnSync(process.execPath, [path.join(projectRoot, 'scripts/prebuild.ts')], {
+      cwd: projectRoot,
+      encoding: 'utf8',
+      env: { ...isolatedEnv(), ...withUpstash },
+    })
     expect(build.status).toBe(0)
     expect(build.stderr).not.toContain('[quota]')
   })
@@ -59,7 +67,12 @@ describe('Vercel production without Upstash', () => {
 describe('placeholder domains in a production build', () => {
   const prebuild = (cwd: string, env: Record<string, string>) =>
     spawnSync(process.execPath, [path.join(projectRoot, 'scripts/prebuild.ts')], { cwd, encoding: 'utf8', env: { ...isolatedEnv(), ...env } })
-  const production = { ...PRODUCTION, UPSTASH_REDIS_REST_URL: 'https://redis.upstash.io', UPSTASH_REDIS_REST_TOKEN: 'token', APP_URL: 'https://app.cadence.io' }
+  const production = {
+    ...PRODUCTION,
+    UPSTASH_REDIS_REST_URL: 'https://redis.upstash.io',
+    UPSTASH_REDIS_REST_TOKEN: 'token',
+    APP_URL: 'https://app.cadence.io',
+  }
 
   it('are named with the files that hold them, and the build goes on', () => {
     const build = prebuild(projectRoot, production)

@@ -78,7 +78,7 @@ describe('every discovery document', () => {
     expect((await site.fetch('/problems/nope')).status).toBe(404)
   })
 
-  it.each(DOCUMENTS.map(([documentPath]) => documentPath))('%s answers a browser\'s CORS preflight for a conditional GET', async (documentPath) => {
+  it.each(DOCUMENTS.map(([documentPath]) => documentPath))("%s answers a browser's CORS preflight for a conditional GET", async (documentPath) => {
     const response = await site.fetch(documentPath, {
       method: 'OPTIONS',
       headers: { origin: 'https://console.example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
@@ -138,7 +138,15 @@ describe('/llms.txt', () => {
     )
     const firstH2 = lines.findIndex((line) => line.startsWith('## '))
     expect(lines.slice(1, firstH2).some((line) => line.startsWith('#'))).toBe(false)
-    expect(lines.filter((line) => line.startsWith('## '))).toEqual(['## Instructions for agents', '## Pages', '## API', '## Resources', '## MCP', '## Docs', '## Optional'])
+    expect(lines.filter((line) => line.startsWith('## '))).toEqual([
+      '## Instructions for agents',
+      '## Pages',
+      '## API',
+      '## Resources',
+      '## MCP',
+      '## Docs',
+      '## Optional',
+    ])
     const lists = lines.slice(lines.indexOf('## Pages'))
     for (const line of lists.filter((l) => l.startsWith('- '))) {
       expect(line).toMatch(/^- \[[^\]]+\]\(https:\/\/agents\.example\.com\/[^)]*\)(: .+)?$/)
@@ -147,14 +155,16 @@ describe('/llms.txt', () => {
     expect(instructions).toContain('150 requests at once per client IP, refilled at\n  2 per second')
     expect(instructions).toContain(`connect an MCP client to ${BASE}/mcp`)
     expect(instructions).toContain('Not available: accounts, sign-in, writes')
-    expect(lines).toEqual(expect.arrayContaining([
-      `- [Home](${BASE}/index.md): Markdown of ${BASE}/`,
-      `- [Pricing](${BASE}/pricing.md): Markdown of ${BASE}/pricing`,
-      `- [Contact](${BASE}/contact.md): Markdown of ${BASE}/contact`,
-      `- [Log in](${BASE}/login.md): Markdown of ${BASE}/login`,
-      `- [OpenAPI 3.1.1 description](${BASE}/openapi.json): REST operations, schemas, errors`,
-      `- [Everything in one file](${BASE}/llms-full.txt): every page, the developer index and the resources as Markdown`,
-    ]))
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `- [Home](${BASE}/index.md): Markdown of ${BASE}/`,
+        `- [Pricing](${BASE}/pricing.md): Markdown of ${BASE}/pricing`,
+        `- [Contact](${BASE}/contact.md): Markdown of ${BASE}/contact`,
+        `- [Log in](${BASE}/login.md): Markdown of ${BASE}/login`,
+        `- [OpenAPI 3.1.1 description](${BASE}/openapi.json): REST operations, schemas, errors`,
+        `- [Everything in one file](${BASE}/llms-full.txt): every page, the developer index and the resources as Markdown`,
+      ]),
+    )
   })
 
   it('every link resolves on the site itself', async () => {
@@ -167,13 +177,19 @@ describe('/llms.txt', () => {
 })
 
 describe('/llms-full.txt', () => {
-  it('holds every page\'s Markdown, the developer index and the three resources, each under its URL', async () => {
+  it("holds every page's Markdown, the developer index and the three resources, each under its URL", async () => {
     const body = await (await site.fetch('/llms-full.txt')).text()
     expect(body.startsWith('# Cadence: the public corpus\n\n> Every page of')).toBe(true)
     const sources = [...body.matchAll(/^---\n\nSource: (\S+)\n/gm)].map((match) => match[1])
     expect(sources).toEqual([
-      `${BASE}/`, `${BASE}/pricing`, `${BASE}/contact`, `${BASE}/login`, `${BASE}/developers`,
-      `${BASE}/api/agent/v1/resources/product-overview`, `${BASE}/api/agent/v1/resources/developer-resources`, `${BASE}/api/agent/v1/resources/agent-boundaries`,
+      `${BASE}/`,
+      `${BASE}/pricing`,
+      `${BASE}/contact`,
+      `${BASE}/login`,
+      `${BASE}/developers`,
+      `${BASE}/api/agent/v1/resources/product-overview`,
+      `${BASE}/api/agent/v1/resources/developer-resources`,
+      `${BASE}/api/agent/v1/resources/agent-boundaries`,
     ])
     const developers = await (await site.fetch('/developers.md')).text()
     expect(body).toContain(developers.slice(developers.indexOf('# Cadence developer index')).trim())
@@ -263,7 +279,11 @@ describe('agent discovery documents of 2026', () => {
           version: '2026-08-25',
           tags: ['mcp', 'read-only', 'no-auth', 'goal-execution', 'mentoring'],
           capabilities: tools,
-          representativeQueries: ['What is Cadence and what does it cost?', "How do I integrate with Cadence's public API?", 'What may an AI agent do with Cadence?'],
+          representativeQueries: [
+            'What is Cadence and what does it cost?',
+            "How do I integrate with Cadence's public API?",
+            'What may an AI agent do with Cadence?',
+          ],
         },
         {
           identifier: 'urn:air:com.example.agents:cadence:rest-api',
@@ -293,7 +313,9 @@ describe('agent discovery documents of 2026', () => {
     for (const entry of catalog.entries) {
       const response = await site.fetch(new URL(entry.url).pathname)
       expect(response.status, entry.url).toBe(200)
-      expect(response.headers.get('content-type'), entry.url).toBe(entry.type.startsWith('text/markdown') ? 'text/markdown; charset=utf-8' : entry.type)
+      expect(response.headers.get('content-type'), entry.url).toBe(
+        entry.type.startsWith('text/markdown') ? 'text/markdown; charset=utf-8' : entry.type,
+      )
     }
   })
 
@@ -324,7 +346,15 @@ describe('agent discovery documents of 2026', () => {
     const digest = `sha256:${createHash('sha256').update(Buffer.from(skill)).digest('hex')}`
     expect(index).toEqual({
       $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
-      skills: [{ name: 'cadence-public-api', type: 'skill-md', description: skillDescription, url: `${BASE}/.well-known/agent-skills/cadence-public-api/SKILL.md`, digest }],
+      skills: [
+        {
+          name: 'cadence-public-api',
+          type: 'skill-md',
+          description: skillDescription,
+          url: `${BASE}/.well-known/agent-skills/cadence-public-api/SKILL.md`,
+          digest,
+        },
+      ],
     })
     const text = Buffer.from(skill).toString('utf8')
     expect(text.startsWith(`---\nname: cadence-public-api\ndescription: ${skillDescription}\n---\n# Using Cadence's public agent API\n`)).toBe(true)
@@ -356,10 +386,19 @@ describe('MCP_SERVER_NAME', () => {
     const named = await startSite({}, { build: 'preview' })
     try {
       const identity = { name: 'io.github.cadence/agents', title: 'Cadence', version: '2026-08-25' }
-      expect(await readJson(await named.fetch('/.well-known/mcp/server-card.json'))).toMatchObject({ name: identity.name, title: identity.title, version: identity.version })
+      expect(await readJson(await named.fetch('/.well-known/mcp/server-card.json'))).toMatchObject({
+        name: identity.name,
+        title: identity.title,
+        version: identity.version,
+      })
       expect(((await readJson(await named.fetch('/.well-known/mcp.json'))) as { serverInfo: unknown }).serverInfo).toEqual(identity)
       expect((await postModern(named, 'server/discover')).json.result._meta['io.modelcontextprotocol/serverInfo']).toEqual(identity)
-      const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }
+      const initialize = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }
       expect((await postLegacy(named, initialize)).json.result.serverInfo).toEqual(identity)
     } finally {
       await named.stop()
@@ -405,7 +444,13 @@ describe('/openapi.json', () => {
     }
     expect(Object.keys(document.paths['/api/agent/v1/resources/{resourceId}']?.get.responses ?? {})).toContain('404')
     expect(Object.keys(document.components.responses.TooManyRequests?.headers ?? {})).toEqual([
-      'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit', 'API-Version',
+      'Retry-After',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'RateLimit-Policy',
+      'RateLimit',
+      'API-Version',
     ])
     expect(Object.keys(document.components.responses.ServiceUnavailable?.headers ?? {})).toEqual(['Retry-After'])
   })
@@ -439,14 +484,23 @@ describe('/openapi.json', () => {
     writeFileSync(file, JSON.stringify(document))
     writeFileSync(path.join(directory, '.spectral.yaml'), 'extends: ["spectral:oas"]\n')
     const bin = (name: string) => path.join(projectRoot, 'node_modules', '.bin', name)
-    const redocly = spawnSync(bin('redocly'), ['lint', '--format', 'json', file], { encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } })
+    const redocly = spawnSync(bin('redocly'), ['lint', '--format', 'json', file], {
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    })
     const redoclyReport = JSON.parse(redocly.stdout) as { totals: { errors: number } }
     expect(redoclyReport.totals.errors, redocly.stdout).toBe(0)
     const report = path.join(directory, 'spectral.json')
-    const spectral = spawnSync(bin('spectral'), ['lint', '--format', 'json', '--output', report, '--ruleset', path.join(directory, '.spectral.yaml'), file], { encoding: 'utf8' })
+    const spectral = spawnSync(
+      bin('spectral'),
+      ['lint', '--format', 'json', '--output', report, '--ruleset', path.join(directory, '.spectral.yaml'), file],
+      { encoding: 'utf8' },
+    )
     expect(spectral.status, spectral.stdout + spectral.stderr).toBe(0)
     const spectralResults = JSON.parse(readFileSync(report, 'utf8')) as { severity: number; message: string }[]
-    expect(spectralResults.filter((result) => result.severity === 0), spectral.stdout).toEqual([])
+    expect(
+      spectralResults.filter((result) => result.severity === 0),
+      spectral.stdout,
+    ).toEqual([])
   })
 })
-

@@ -143,7 +143,9 @@ describe('.env files', () => {
     writeEnvFiles({ '.env.local': ['UPSTASH_REDIS_REST_URL=https://redis.example'] })
     const broken = await npmRun(['rollout', '--', 'disable'])
     expect(broken.code).toBe(1)
-    expect(broken.lines).toEqual(['Invalid setting UPSTASH_REDIS_REST_TOKEN: set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither'])
+    expect(broken.lines).toEqual([
+      'Invalid setting UPSTASH_REDIS_REST_TOKEN: set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',
+    ])
   })
 
   it('configure bench and soak, whose wrong values stop them in one line too', async () => {
@@ -160,12 +162,16 @@ describe('.env files', () => {
     writeEnvFiles({ '.env.production.local': ['BASE_URL=agents.example.com'], '.env.development.local': ['SERVICE_NAME=Cadence Site'] })
     const broken = await npmRun(['build'])
     expect(broken.code).toBe(1)
-    expect(broken.lines).toEqual(['Invalid setting BASE_URL (from .env.production.local): expected an absolute http(s) URL such as https://agents.example.com, got "agents.example.com"'])
+    expect(broken.lines).toEqual([
+      'Invalid setting BASE_URL (from .env.production.local): expected an absolute http(s) URL such as https://agents.example.com, got "agents.example.com"',
+    ])
 
     const port = await freePort()
     const dev = await npmRun(['dev', '--', '-H', '127.0.0.1', '-p', String(port)], { NODE_ENV: '' })
     expect(dev.code).toBe(1)
-    expect(dev.output).toContain('Invalid setting SERVICE_NAME (from .env.development.local): expected lower-case letters, digits and hyphens, starting with a letter, got "Cadence Site"')
+    expect(dev.output).toContain(
+      'Invalid setting SERVICE_NAME (from .env.development.local): expected lower-case letters, digits and hyphens, starting with a letter, got "Cadence Site"',
+    )
     expect(dev.output).not.toMatch(/^\s+at /m)
   })
 })

@@ -34,6 +34,8 @@ describe.each(SITE_PAGES.map((page) => page.path))('Lighthouse on %s', (pagePath
     // audit reads) is not on the robots-txt audit's list of known directives; `Content-Signal:` is.
     expect(failingAudits(report, 'seo')).toEqual(['robots-txt: robots.txt is not valid'])
     const robots = report.audits['robots-txt'] as unknown as { details: { items: Array<{ line: string; message: string }> } }
-    expect(robots.details.items.map(({ line, message }) => ({ line, message }))).toEqual([{ line: `Agentmap: ${BASE}/.well-known/ai-catalog.json`, message: 'Unknown directive' }])
+    expect(robots.details.items.map(({ line, message }) => ({ line, message }))).toEqual([
+      { line: `Agentmap: ${BASE}/.well-known/ai-catalog.json`, message: 'Unknown directive' },
+    ])
   })
 })

@@ -70,7 +70,11 @@ describe('SDK v2 client, 2026-07-28', () => {
     const discovered = await client.discover()
     expect(discovered.supportedVersions).toEqual(SUPPORTED_VERSIONS)
     expect(discovered.capabilities).toEqual({ resources: {}, tools: {} })
-    expect(discovered._meta?.['io.modelcontextprotocol/serverInfo']).toEqual({ name: 'com.example.agents/cadence', title: 'Cadence', version: '2026-08-25' })
+    expect(discovered._meta?.['io.modelcontextprotocol/serverInfo']).toEqual({
+      name: 'com.example.agents/cadence',
+      title: 'Cadence',
+      version: '2026-08-25',
+    })
   })
 
   it('lists the three tools with output schemas and read-only annotations', async () => {
@@ -83,12 +87,15 @@ describe('SDK v2 client, 2026-07-28', () => {
     }
   })
 
-  it.each(TOOL_CALLS.map((call) => [`${call.name} ${JSON.stringify(call.args)}`, call] as const))('calls %s and gets the REST body', async (_label, call) => {
-    const result = await client.callTool({ name: call.name, arguments: call.args })
-    expect(result.isError).toBeFalsy()
-    expect(result.structuredContent).toEqual(rest.get(call.path))
-    expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(rest.get(call.path)) }])
-  })
+  it.each(TOOL_CALLS.map((call) => [`${call.name} ${JSON.stringify(call.args)}`, call] as const))(
+    'calls %s and gets the REST body',
+    async (_label, call) => {
+      const result = await client.callTool({ name: call.name, arguments: call.args })
+      expect(result.isError).toBeFalsy()
+      expect(result.structuredContent).toEqual(rest.get(call.path))
+      expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(rest.get(call.path)) }])
+    },
+  )
 
   it('gets a tool error naming the valid ids for an unknown resourceId', async () => {
     const result = await client.callTool({ name: 'service.read_public_resource', arguments: { resourceId: 'nope' } })
@@ -159,11 +166,14 @@ describe('SDK v1 client over Streamable HTTP, 2025-11-25', () => {
     expect(tools.every((tool) => JSON.stringify(tool.annotations) === JSON.stringify(ANNOTATIONS))).toBe(true)
   })
 
-  it.each(TOOL_CALLS.map((call) => [`${call.name} ${JSON.stringify(call.args)}`, call] as const))('calls %s and gets the REST body', async (_label, call) => {
-    const result = await client.callTool({ name: call.name, arguments: call.args })
-    expect(result.isError).toBeFalsy()
-    expect(result.structuredContent).toEqual(rest.get(call.path))
-  })
+  it.each(TOOL_CALLS.map((call) => [`${call.name} ${JSON.stringify(call.args)}`, call] as const))(
+    'calls %s and gets the REST body',
+    async (_label, call) => {
+      const result = await client.callTool({ name: call.name, arguments: call.args })
+      expect(result.isError).toBeFalsy()
+      expect(result.structuredContent).toEqual(rest.get(call.path))
+    },
+  )
 
   it('lists and reads every resource', async () => {
     const { resources } = await client.listResources()

@@ -44,7 +44,10 @@ const EXCEPTIONS: Record<string, Record<string, Exception>> = {
     'sep-2575-server-sends-tools-list-changed-on-subscription': { status: 'SKIPPED', reason: 'no listChanged capability is advertised' },
   },
   caching: {
-    'sep-2549-prompts-list-caching-hints': { status: 'FAILURE', reason: 'the server has no prompts: prompts/list is -32601 by contract (capabilities are resources and tools)' },
+    'sep-2549-prompts-list-caching-hints': {
+      status: 'FAILURE',
+      reason: 'the server has no prompts: prompts/list is -32601 by contract (capabilities are resources and tools)',
+    },
   },
 }
 

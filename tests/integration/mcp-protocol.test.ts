@@ -60,7 +60,11 @@ function expectResult(response: RawResponse, id: string | number): any {
   return response.json.result
 }
 
-async function send(target: RunningSite, request: { headers: Record<string, string>; body: unknown }, edit: (headers: Record<string, string>) => void = () => {}) {
+async function send(
+  target: RunningSite,
+  request: { headers: Record<string, string>; body: unknown },
+  edit: (headers: Record<string, string>) => void = () => {},
+) {
   const headers = { ...request.headers }
   edit(headers)
   return await raw(target, { headers, body: JSON.stringify(request.body) })
@@ -74,12 +78,37 @@ describe('row 1: a required header missing or disagreeing with the body → 400,
     ['Mcp-Method missing', 'tools/list', {}, (h: Record<string, string>) => delete h['mcp-method']],
     ['Mcp-Method disagreeing', 'tools/list', {}, (h: Record<string, string>) => (h['mcp-method'] = 'resources/list')],
     ['Mcp-Method in another case', 'tools/list', {}, (h: Record<string, string>) => (h['mcp-method'] = 'TOOLS/LIST')],
-    ['Mcp-Name missing on tools/call', 'tools/call', { name: 'service.get_public_capabilities', arguments: {} }, (h: Record<string, string>) => delete h['mcp-name']],
-    ['Mcp-Name disagreeing on tools/call', 'tools/call', { name: 'service.get_public_capabilities', arguments: {} }, (h: Record<string, string>) => (h['mcp-name'] = 'service.list_public_resources')],
-    ['Mcp-Name missing on resources/read', 'resources/read', { uri: 'service://public/product-overview' }, (h: Record<string, string>) => delete h['mcp-name']],
-    ['an invalid Base64 sentinel in Mcp-Name', 'resources/read', { uri: 'service://public/product-overview' }, (h: Record<string, string>) => (h['mcp-name'] = '=?base64?%%%?=')],
+    [
+      'Mcp-Name missing on tools/call',
+      'tools/call',
+      { name: 'service.get_public_capabilities', arguments: {} },
+      (h: Record<string, string>) => delete h['mcp-name'],
+    ],
+    [
+      'Mcp-Name disagreeing on tools/call',
+      'tools/call',
+      { name: 'service.get_public_capabilities', arguments: {} },
+      (h: Record<string, string>) => (h['mcp-name'] = 'service.list_public_resources'),
+    ],
+    [
+      'Mcp-Name missing on resources/read',
+      'resources/read',
+      { uri: 'service://public/product-overview' },
+      (h: Record<string, string>) => delete h['mcp-name'],
+    ],
+    [
+      'an invalid Base64 sentinel in Mcp-Name',
+      'resources/read',
+      { uri: 'service://public/product-overview' },
+      (h: Record<string, string>) => (h['mcp-name'] = '=?base64?%%%?='),
+    ],
     ['MCP-Protocol-Version disagreeing with _meta', 'tools/list', {}, (h: Record<string, string>) => (h['mcp-protocol-version'] = '2025-11-25')],
-    ['a Base64 sentinel naming another value', 'resources/read', { uri: 'service://public/product-overview' }, (h: Record<string, string>) => (h['mcp-name'] = `=?base64?${Buffer.from('service://public/agent-boundaries').toString('base64')}?=`)],
+    [
+      'a Base64 sentinel naming another value',
+      'resources/read',
+      { uri: 'service://public/product-overview' },
+      (h: Record<string, string>) => (h['mcp-name'] = `=?base64?${Buffer.from('service://public/agent-boundaries').toString('base64')}?=`),
+    ],
     ['Mcp-Method with a byte outside ASCII', 'tools/list', {}, (h: Record<string, string>) => (h['mcp-method'] = 'tools/list\u00e9')],
   ])('%s', async (_label, method, params, edit) => {
     const response = await send(site, modernRequest(method, params), edit)
@@ -109,7 +138,11 @@ describe('row 1: a required header missing or disagreeing with the body → 400,
 
   it('accepts a Base64-sentinel Mcp-Name equal to the body value', async () => {
     const request = modernRequest('resources/read', { uri: 'service://public/product-overview' })
-    const response = await send(site, request, (h) => (h['mcp-name'] = `=?base64?${Buffer.from('service://public/product-overview').toString('base64')}?=`))
+    const response = await send(
+      site,
+      request,
+      (h) => (h['mcp-name'] = `=?base64?${Buffer.from('service://public/product-overview').toString('base64')}?=`),
+    )
     expect(expectResult(response, 'req-1').contents[0].uri).toBe('service://public/product-overview')
   })
 })
@@ -167,13 +200,22 @@ describe('row 3: an unsupported pinned version on any method but initialize → 
   })
 
   it('in the header of a legacy request', async () => {
-    await expectUnsupported(await postLegacy(site, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, { 'mcp-protocol-version': '2024-11-05' }), 4, '2024-11-05')
+    await expectUnsupported(
+      await postLegacy(site, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, { 'mcp-protocol-version': '2024-11-05' }),
+      4,
+      '2024-11-05',
+    )
   })
 
   it('but initialize negotiates whatever the header says', async () => {
     const response = await postLegacy(
       site,
-      { jsonrpc: '2.0', id: 5, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+      },
       { 'mcp-protocol-version': '1999-01-01' },
     )
     expect(expectResult(response, 5).protocolVersion).toBe('2025-06-18')
@@ -246,7 +288,11 @@ describe('row 7: unknown method → 404, -32601', () => {
   it.each(['ping', 'logging/setLevel', 'prompts/list', 'completion/complete', 'resources/subscribe', 'subscriptions/listen', 'no/such-method'])(
     '2026-07-28 %s',
     async (method) => {
-      expectError(await postModern(site, method, method === 'subscriptions/listen' ? { notifications: {} } : {}, 'u-1'), { status: 404, id: 'u-1', code: -32601 })
+      expectError(await postModern(site, method, method === 'subscriptions/listen' ? { notifications: {} } : {}, 'u-1'), {
+        status: 404,
+        id: 'u-1',
+        code: -32601,
+      })
     },
   )
 
@@ -332,7 +378,10 @@ describe('initialize (legacy handshake) always negotiates', () => {
   })
 
   it('still refuses an Mcp-Method header that disagrees with it: 400, -32020', async () => {
-    const response = await raw(site, { headers: { 'content-type': 'application/json', 'mcp-method': 'tools/list' }, body: JSON.stringify(initialize('2025-11-25')) })
+    const response = await raw(site, {
+      headers: { 'content-type': 'application/json', 'mcp-method': 'tools/list' },
+      body: JSON.stringify(initialize('2025-11-25')),
+    })
     expectError(response, { status: 400, id: 'init', code: -32020, dataCode: 'mcp_header_mismatch' })
   })
 
@@ -369,7 +418,14 @@ describe('mirrored headers a legacy client chose to send', () => {
   })
 
   it('refuses a batch whose Mcp-Method is not the method of every element: 400, -32020, id null', async () => {
-    const response = await postLegacy(site, [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }], { 'mcp-method': 'ping' })
+    const response = await postLegacy(
+      site,
+      [
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      ],
+      { 'mcp-method': 'ping' },
+    )
     expectError(response, { status: 400, id: null, code: -32020, dataCode: 'mcp_header_mismatch' })
   })
 })
@@ -388,7 +444,11 @@ describe('2026-07-28 notifications', () => {
 
 describe('answers are one JSON body', () => {
   it.each([
-    ['a modern client accepting only JSON', modernRequest('tools/list').body, { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list', accept: 'application/json' }],
+    [
+      'a modern client accepting only JSON',
+      modernRequest('tools/list').body,
+      { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list', accept: 'application/json' },
+    ],
     ['a legacy client accepting only JSON', { jsonrpc: '2.0', id: 'req-1', method: 'tools/list' }, { accept: 'application/json' }],
     ['a legacy client sending no Accept', { jsonrpc: '2.0', id: 'req-1', method: 'tools/list' }, {}],
     ['a client accepting only SSE', { jsonrpc: '2.0', id: 'req-1', method: 'tools/list' }, { accept: 'text/event-stream' }],
@@ -406,7 +466,11 @@ describe('answers are one JSON body', () => {
   it('refuses a body over 2 MiB with 413, -31413, declared or streamed', async () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2 * 1024 * 1024) } })
     expectError(await raw(site, { headers: { 'content-type': 'application/json' }, body: big }), { status: 413, id: null, code: -31413 })
-    expectError(await raw(site, { headers: { 'content-type': 'application/json' }, body: big, chunked: true }), { status: 413, id: null, code: -31413 })
+    expectError(await raw(site, { headers: { 'content-type': 'application/json' }, body: big, chunked: true }), {
+      status: 413,
+      id: null,
+      code: -31413,
+    })
   })
 
   it('reads a body of exactly 2 MiB', async () => {
@@ -443,7 +507,19 @@ describe('legacy batches (2025-03-26)', () => {
 
   it.each([
     ['empty', [], {}],
-    ['with initialize', [ping(1), { jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }], {}],
+    [
+      'with initialize',
+      [
+        ping(1),
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'initialize',
+          params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+        },
+      ],
+      {},
+    ],
     ['under the modern header', [ping(1)], { 'mcp-protocol-version': MODERN }],
     ['with a 2026-07-28 element', [ping(1), modernRequest('tools/list').body], {}],
     ['of 21 messages', Array.from({ length: 21 }, (_, index) => ping(index)), {}],
@@ -500,15 +576,27 @@ describe('results of the 2026-07-28 methods', () => {
     ['resources/read', { uri: 'service://public/agent-boundaries' }],
   ])('%s carries ttlMs 300000, public', async (method, params) => {
     const result = expectResult(await postModern(site, method, params), 'req-1')
-    expect(result).toMatchObject({ resultType: 'complete', ttlMs: 300_000, cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } })
+    expect(result).toMatchObject({
+      resultType: 'complete',
+      ttlMs: 300_000,
+      cacheScope: 'public',
+      _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo },
+    })
   })
 
   it('tools/call answers an unknown tool with -32602 in-band', async () => {
-    expectError(await postModern(site, 'tools/call', { name: 'service.delete_everything', arguments: {} }, 't-1'), { status: 200, id: 't-1', code: -32602 })
+    expectError(await postModern(site, 'tools/call', { name: 'service.delete_everything', arguments: {} }, 't-1'), {
+      status: 200,
+      id: 't-1',
+      code: -32602,
+    })
   })
 
   it('tools/call answers an unknown resourceId with a tool error naming the valid ids', async () => {
-    const result = expectResult(await postModern(site, 'tools/call', { name: 'service.read_public_resource', arguments: { resourceId: 'pricing' } }, 't-2'), 't-2')
+    const result = expectResult(
+      await postModern(site, 'tools/call', { name: 'service.read_public_resource', arguments: { resourceId: 'pricing' } }, 't-2'),
+      't-2',
+    )
     expect(result.isError).toBe(true)
     expect(result.content[0].text).toContain('product-overview, developer-resources, agent-boundaries')
     expect(result.ttlMs).toBeUndefined()

@@ -51,23 +51,67 @@ const REQUESTS: [string, string, RequestInit?][] = [
   ['missing .md', '/no-such-page.md'],
   ['missing page as Markdown', '/no-such-page', { headers: { accept: 'text/markdown' } }],
   ['document preflight', '/mcp/server-card', { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' } }],
-  ['MCP discover', '/mcp', { method: 'POST', headers: { ...MODERN, 'mcp-method': 'server/discover' }, body: JSON.stringify({ jsonrpc: '2.0', id: 'd', method: 'server/discover', params: { _meta: meta } }) }],
-  ['MCP tools/call', '/mcp', {
-    method: 'POST',
-    headers: { ...MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'service.read_public_resource' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 't', method: 'tools/call', params: { name: 'service.read_public_resource', arguments: { resourceId: 'product-overview' }, _meta: meta } }),
-  }],
-  ['MCP header mismatch', '/mcp', { method: 'POST', headers: { ...MODERN, 'mcp-method': 'tools/list' }, body: JSON.stringify({ jsonrpc: '2.0', id: 'm', method: 'resources/list', params: { _meta: meta } }) }],
-  ['MCP legacy initialize', '/mcp', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
-  }],
+  [
+    'MCP discover',
+    '/mcp',
+    {
+      method: 'POST',
+      headers: { ...MODERN, 'mcp-method': 'server/discover' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'd', method: 'server/discover', params: { _meta: meta } }),
+    },
+  ],
+  [
+    'MCP tools/call',
+    '/mcp',
+    {
+      method: 'POST',
+      headers: { ...MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'service.read_public_resource' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 't',
+        method: 'tools/call',
+        params: { name: 'service.read_public_resource', arguments: { resourceId: 'product-overview' }, _meta: meta },
+      }),
+    },
+  ],
+  [
+    'MCP header mismatch',
+    '/mcp',
+    {
+      method: 'POST',
+      headers: { ...MODERN, 'mcp-method': 'tools/list' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'm', method: 'resources/list', params: { _meta: meta } }),
+    },
+  ],
+  [
+    'MCP legacy initialize',
+    '/mcp',
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    },
+  ],
   ['MCP GET', '/mcp'],
 ]
 
 /** Headers of the transport (both compress, differently), live quota values and Next's own machinery. */
-const TRANSPORT = new Set(['date', 'content-encoding', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit'])
+const TRANSPORT = new Set([
+  'date',
+  'content-encoding',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'ratelimit',
+])
 const NEXT_INTERNAL = /^x-next(?:js)?-|^x-middleware-/
 const NEXT_VARY_TOKENS = new Set(['rsc', 'next-router-state-tree', 'next-router-prefetch', 'next-router-segment-prefetch', 'accept-encoding'])
 
@@ -81,7 +125,10 @@ function comparable(response: Response) {
       continue
     }
     if (name === 'vary') {
-      const tokens = value.split(',').map((token) => token.trim()).filter((token) => !NEXT_VARY_TOKENS.has(token.toLowerCase()))
+      const tokens = value
+        .split(',')
+        .map((token) => token.trim())
+        .filter((token) => !NEXT_VARY_TOKENS.has(token.toLowerCase()))
       if (tokens.length) headers.vary = tokens.join(', ')
       continue
     }

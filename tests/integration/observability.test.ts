@@ -163,7 +163,10 @@ describe('spans', () => {
       'operation.name': 'cadence-site.server',
     })
     // The HTTP span of the same request is its own trace, linked from the MCP span.
-    const http = await eventually(spanNamed('POST /mcp', (candidate) => candidate.spanId === span.links[0]?.spanId), 'HTTP span of the MCP call')
+    const http = await eventually(
+      spanNamed('POST /mcp', (candidate) => candidate.spanId === span.links[0]?.spanId),
+      'HTTP span of the MCP call',
+    )
     expect(span.links).toEqual([{ traceId: http.traceId, spanId: http.spanId }])
     expect(http.attributes['http.route']).toBe('/mcp')
     expect(http.attributes['http.response.status_code']).toBe(200)
@@ -288,7 +291,10 @@ describe('access log', () => {
 
   it('AGENT_ACCESS_LOG=false prints none; a 503 while agent access is off is still traced and counted', async () => {
     expect(answers.quiet?.status).toBe(503)
-    const span = await eventually(spanIn(quietReceiver, (candidate) => candidate.name === 'GET /api/agent/v1/health'), '503 span')
+    const span = await eventually(
+      spanIn(quietReceiver, (candidate) => candidate.name === 'GET /api/agent/v1/health'),
+      '503 span',
+    )
     expect(span.attributes).toMatchObject({ 'http.response.status_code': 503, 'cadence.admission': 'disabled', 'cadence.agent.class': 'GPTBot' })
     expect(span.attributes['cadence.quota.store']).toBeUndefined()
     const refused = await eventually(() => quietReceiver.points().find((point) => point.metric === 'cadence.agent.refusals'), '503 count')
@@ -318,7 +324,10 @@ describe('next start (as on Vercel): the same registration from instrumentation.
 
   it("the MCP span continues the client's _meta.traceparent; one access-log line per request", async () => {
     expect(answers.nextTraced?.status).toBe(200)
-    const span = await eventually(spanIn(nextReceiver, (candidate) => candidate.name === 'tools/call service.get_public_capabilities'), 'MCP span')
+    const span = await eventually(
+      spanIn(nextReceiver, (candidate) => candidate.name === 'tools/call service.get_public_capabilities'),
+      'MCP span',
+    )
     expect(span.traceId).toBe(CLIENT_TRACE_ID)
     expect(span.parentSpanId).toBe(CLIENT_SPAN_ID)
     expect(span.attributes['mcp.method.name']).toBe('tools/call')
@@ -380,7 +389,12 @@ describe('Upstash quota store', () => {
     const failovers = await eventually(() => upstashReceiver.points().find((point) => point.metric === 'cadence.quota.failovers'), 'failover count')
     expect(failovers.count).toBe(1)
     // The once-per-outage warning stays beside the access log.
-    expect(upstashSite.output().split('\n').filter((line) => line.includes('[quota] Upstash Redis failed'))).toHaveLength(1)
+    expect(
+      upstashSite
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('[quota] Upstash Redis failed')),
+    ).toHaveLength(1)
     expect(accessLogLines(upstashSite).map((line) => line.quota_store)).toEqual(['upstash', 'failed-over'])
   })
 })

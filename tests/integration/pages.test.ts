@@ -38,7 +38,8 @@ const EXPECTED_FRONTMATTER: Record<string, string> = {
   '/pricing': 'title: Pricing\ndescription: Cadence is free for individuals. Teams and mentoring programmes pay per active member.',
   '/contact': 'title: Contact\ndescription: Reach the Cadence team about programmes, partnerships, security or the agent API.',
   '/login': 'title: Log in\ndescription: Log in to the Cadence app or create a free account. The public agent API needs no login.',
-  '/developers': 'title: Cadence developer index\ndescription: Entry points, protocols, errors, limits and policies of the Cadence public agent API (REST and MCP).',
+  '/developers':
+    'title: Cadence developer index\ndescription: Entry points, protocols, errors, limits and policies of the Cadence public agent API (REST and MCP).',
 }
 
 /** Next's router keys, which Next adds to Vary on its own answers. */
@@ -110,7 +111,8 @@ describe.each(['npm start', 'next start'] as const)('%s', (server) => {
         const [get, head] = [await fetchFrom(path, { headers: { accept } }), await fetchFrom(path, { method: 'HEAD', headers: { accept } })]
         await get.arrayBuffer()
         expect(head.status).toBe(200)
-        for (const name of ['content-type', 'link', 'vary', 'cache-control', 'etag']) expect(head.headers.get(name), `${accept} ${name}`).toBe(get.headers.get(name))
+        for (const name of ['content-type', 'link', 'vary', 'cache-control', 'etag'])
+          expect(head.headers.get(name), `${accept} ${name}`).toBe(get.headers.get(name))
         expect(await head.text()).toBe('')
       }
     })
@@ -141,7 +143,11 @@ describe.each(['npm start', 'next start'] as const)('%s', (server) => {
   })
 
   it('answers a .md URL that names no page, and a Markdown request for a missing page, with the Markdown 404', async () => {
-    for (const [path, accept] of [['/no-such-page.md', '*/*'], ['/docs/nested/page.md', '*/*'], ['/no-such-page', 'text/markdown']]) {
+    for (const [path, accept] of [
+      ['/no-such-page.md', '*/*'],
+      ['/docs/nested/page.md', '*/*'],
+      ['/no-such-page', 'text/markdown'],
+    ]) {
       const response = await fetchFrom(path as string, { headers: { accept: accept as string } })
       expect(response.status, path).toBe(404)
       expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
@@ -207,7 +213,10 @@ describe('cache safety of the two variants', () => {
 
   it('control: the model hands HTML to an agent when Next overwrites Vary on a static page (no Accept in it)', async () => {
     const cdn = new HttpCache(
-      negotiatingOrigin({ 'cache-control': 's-maxage=31536000', vary: 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch' }),
+      negotiatingOrigin({
+        'cache-control': 's-maxage=31536000',
+        vary: 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch',
+      }),
       { shared: true, honorVary: true },
     )
     await cdn.get('/', browser)
@@ -217,7 +226,10 @@ describe('cache safety of the two variants', () => {
   })
 
   it('control: a cache that ignores Vary mixes the variants, which is why the CDN must honour it', async () => {
-    const urlKeyed = new HttpCache(negotiatingOrigin({ 'cache-control': 'public, s-maxage=3600', vary: 'Accept' }), { shared: true, honorVary: false })
+    const urlKeyed = new HttpCache(negotiatingOrigin({ 'cache-control': 'public, s-maxage=3600', vary: 'Accept' }), {
+      shared: true,
+      honorVary: false,
+    })
     await urlKeyed.get('/', browser)
     expect((await urlKeyed.get('/', agent)).body).toBe('<html>')
   })
@@ -225,38 +237,44 @@ describe('cache safety of the two variants', () => {
   describe.each(['npm start', 'next start'] as const)('%s', (server) => {
     const realOrigin: Origin = (path, headers) => servers[server].fetch(path, { headers })
 
-    it.each(SITE_PAGES.map((page) => ({ ...page })))('$path: a shared cache stores both variants and hands each only to its own kind of client', async ({ path }) => {
-      const cdn = new HttpCache(realOrigin, { shared: true, honorVary: true })
-      const first = { browser: await cdn.get(path, browser), agent: await cdn.get(path, agent) }
-      expect(first.browser.source).toBe('origin')
-      expect(first.agent.source).toBe('origin')
-      expect(cdn.storedCount).toBe(2)
-      for (let round = 0; round < 2; round++) {
-        cdn.now += 60
-        const [toBrowser, toAgent] = [await cdn.get(path, browser), await cdn.get(path, agent)]
-        expect(toBrowser.source).toBe('hit')
-        expect(toBrowser.headers.get('content-type')).toBe('text/html; charset=utf-8')
-        expect(toBrowser.body).toBe(first.browser.body)
-        expect(toAgent.source).toBe('hit')
-        expect(toAgent.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
-        expect(toAgent.body).toBe(first.agent.body)
-      }
-    })
+    it.each(SITE_PAGES.map((page) => ({ ...page })))(
+      '$path: a shared cache stores both variants and hands each only to its own kind of client',
+      async ({ path }) => {
+        const cdn = new HttpCache(realOrigin, { shared: true, honorVary: true })
+        const first = { browser: await cdn.get(path, browser), agent: await cdn.get(path, agent) }
+        expect(first.browser.source).toBe('origin')
+        expect(first.agent.source).toBe('origin')
+        expect(cdn.storedCount).toBe(2)
+        for (let round = 0; round < 2; round++) {
+          cdn.now += 60
+          const [toBrowser, toAgent] = [await cdn.get(path, browser), await cdn.get(path, agent)]
+          expect(toBrowser.source).toBe('hit')
+          expect(toBrowser.headers.get('content-type')).toBe('text/html; charset=utf-8')
+          expect(toBrowser.body).toBe(first.browser.body)
+          expect(toAgent.source).toBe('hit')
+          expect(toAgent.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
+          expect(toAgent.body).toBe(first.agent.body)
+        }
+      },
+    )
 
-    it.each(SITE_PAGES.map((page) => ({ ...page })))('$path: a browser or agent cache revalidates each use and never serves the other variant', async ({ path }) => {
-      const own = new HttpCache(realOrigin, { shared: false, honorVary: true })
-      const html = await own.get(path, browser)
-      const markdown = await own.get(path, agent)
-      expect(markdown.source).toBe('origin')
-      expect(markdown.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
-      const again = { browser: await own.get(path, browser), agent: await own.get(path, agent) }
-      expect(again.browser.headers.get('content-type')).toBe('text/html; charset=utf-8')
-      expect(again.browser.body).toBe(html.body)
-      expect(again.agent.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
-      expect(again.agent.body).toBe(markdown.body)
-      // max-age=0: every use goes back to the origin; npm start answers 304s, Next's own ETags too.
-      expect(again.browser.source).not.toBe('hit')
-      expect(again.agent.source).not.toBe('hit')
-    })
+    it.each(SITE_PAGES.map((page) => ({ ...page })))(
+      '$path: a browser or agent cache revalidates each use and never serves the other variant',
+      async ({ path }) => {
+        const own = new HttpCache(realOrigin, { shared: false, honorVary: true })
+        const html = await own.get(path, browser)
+        const markdown = await own.get(path, agent)
+        expect(markdown.source).toBe('origin')
+        expect(markdown.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
+        const again = { browser: await own.get(path, browser), agent: await own.get(path, agent) }
+        expect(again.browser.headers.get('content-type')).toBe('text/html; charset=utf-8')
+        expect(again.browser.body).toBe(html.body)
+        expect(again.agent.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
+        expect(again.agent.body).toBe(markdown.body)
+        // max-age=0: every use goes back to the origin; npm start answers 304s, Next's own ETags too.
+        expect(again.browser.source).not.toBe('hit')
+        expect(again.agent.source).not.toBe('hit')
+      },
+    )
   })
 })

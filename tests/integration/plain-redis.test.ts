@@ -32,7 +32,11 @@ afterAll(async () => {
 
 async function rollout(command: string): Promise<number> {
   return await new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'rollout', '--', command], { cwd: projectRoot, env: { ...isolatedEnv(), ...env, NODE_ENV: 'production' }, stdio: 'ignore' })
+    const child = spawn('npm', ['run', '--silent', 'rollout', '--', command], {
+      cwd: projectRoot,
+      env: { ...isolatedEnv(), ...env, NODE_ENV: 'production' },
+      stdio: 'ignore',
+    })
     child.on('error', reject)
     child.on('exit', (code) => resolve(code ?? -1))
   })

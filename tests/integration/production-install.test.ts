@@ -62,7 +62,11 @@ function descendants(pid: number): number[] {
 beforeAll(async () => {
   copy = copyProject({ nodeModules: 'none', build: true })
   install = await new Promise((resolve, reject) => {
-    const child = spawn('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: copy.root, env: operatorEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], {
+      cwd: copy.root,
+      env: operatorEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))

@@ -32,13 +32,26 @@ afterAll(async () => {
 // Generators
 
 /** A fresh simulated client per request (index-based, so collisions are rare and harmless). */
-const clientArb = fc.oneof(fc.integer({ min: 10_000, max: 120_000 }).map(ipv4Client), fc.integer({ min: 10_000, max: 60_000 }).map((i) => ipv6Client(i)))
+const clientArb = fc.oneof(
+  fc.integer({ min: 10_000, max: 120_000 }).map(ipv4Client),
+  fc.integer({ min: 10_000, max: 60_000 }).map((i) => ipv6Client(i)),
+)
 
 const percentEncode = (bytes: Uint8Array) => [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')
 
 /** One path segment: contract words, dots, encoded slashes and bytes, invalid escapes, unicode, raw pchars. */
 const segmentArb = fc.oneof(
-  fc.constantFrom('health', 'capabilities', 'resources', 'product-overview', 'developer-resources', 'agent-boundaries', 'PRODUCT-OVERVIEW', 'v1', 'v2'),
+  fc.constantFrom(
+    'health',
+    'capabilities',
+    'resources',
+    'product-overview',
+    'developer-resources',
+    'agent-boundaries',
+    'PRODUCT-OVERVIEW',
+    'v1',
+    'v2',
+  ),
   fc.constantFrom('.', '..', '%2e', '%2E', '%2e%2e', '.%2E', '', '%2f', '%2F', '%5c', '%00', '%', '%G1', '%e0%a4', '%C0%AE', '%ff', '%20', '+'),
   fc.string({ unit: 'grapheme', maxLength: 6 }).map(encodeURIComponent),
   fc.uint8Array({ maxLength: 6 }).map(percentEncode),
@@ -65,7 +78,9 @@ const pathArb = fc.oneof(
 
 /** Header values: visible ASCII, sometimes obs-text (bytes 0x80–0xff), never CR/LF. */
 const fieldValueArb = fc.string({
-  unit: fc.oneof({ weight: 20, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) }, { weight: 1, arbitrary: fc.integer({ min: 0x80, max: 0xff }) }).map((c) => String.fromCharCode(c)),
+  unit: fc
+    .oneof({ weight: 20, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) }, { weight: 1, arbitrary: fc.integer({ min: 0x80, max: 0xff }) })
+    .map((c) => String.fromCharCode(c)),
   maxLength: 40,
 })
 
@@ -80,7 +95,10 @@ const cookieArb = fc.oneof(
 
 const headersArb = fc.record(
   {
-    accept: fc.oneof(fc.constantFrom('application/json', 'text/markdown', '*/*', 'application/problem+json', 'text/html;q=0.9, */*;q=0.1'), fieldValueArb),
+    accept: fc.oneof(
+      fc.constantFrom('application/json', 'text/markdown', '*/*', 'application/problem+json', 'text/html;q=0.9, */*;q=0.1'),
+      fieldValueArb,
+    ),
     origin: fc.oneof(fc.constantFrom('https://agent.example', 'null', BASE, 'http://localhost:3000'), fieldValueArb),
     cookie: cookieArb,
     'access-control-request-method': fc.oneof(fc.constantFrom('GET', 'POST', 'DELETE'), fieldValueArb),
@@ -118,7 +136,9 @@ async function send(method: string, target: string, headers: Record<string, stri
   const head = Buffer.from(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${site.port}\r\nConnection: close\r\n${lines}${framing}\r\n`, 'latin1')
   const outcome = await rawExchange(site.port, { payload: Buffer.concat([head, bytes]), headMethods: [method === 'HEAD'] }, 10_000)
   const first = outcome.answers[0]
-  const answer: Answer = first ? { status: first.status, headers: first.headers, body: first.body.toString('utf8') } : { status: 0, headers: {}, body: '' }
+  const answer: Answer = first
+    ? { status: first.status, headers: first.headers, body: first.body.toString('utf8') }
+    : { status: 0, headers: {}, body: '' }
   return { method, target, headers: finalHeaders, disabled, outcome, answer }
 }
 
@@ -126,7 +146,10 @@ function describeSent(sent: Sent, body?: unknown): string {
   return `${sent.method} ${sent.target}\n${JSON.stringify(sent.headers).slice(0, 400)}\n${body === undefined ? '' : `${JSON.stringify(body)?.slice(0, 300)}\n`}→ ${sent.answer.status} ${JSON.stringify(sent.answer.headers).slice(0, 300)}\n${sent.answer.body.slice(0, 300)}`
 }
 
-const restMethodArb = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('GET', 'HEAD') }, { weight: 4, arbitrary: fc.constantFrom(...METHODS.filter((m) => m !== 'CONNECT')) })
+const restMethodArb = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('GET', 'HEAD') },
+  { weight: 4, arbitrary: fc.constantFrom(...METHODS.filter((m) => m !== 'CONNECT')) },
+)
 
 // ------------------------------------------------------------------------------------------------
 
@@ -151,7 +174,8 @@ describe('REST: any path under /api/agent/v1, any method, any headers', () => {
       { numRuns: 400 },
     )
     const reached = [...seen.keys()].sort()
-    for (const key of ['200', '204', '404 agent_endpoint_not_found', '404 agent_resource_not_found', '405', '503']) expect(reached, JSON.stringify([...seen])).toContain(key)
+    for (const key of ['200', '204', '404 agent_endpoint_not_found', '404 agent_resource_not_found', '405', '503'])
+      expect(reached, JSON.stringify([...seen])).toContain(key)
   }, 120_000)
 
   it('a client past its burst gets the exact 429 on every path (CORS preflights spend nothing: 204)', async () => {
@@ -187,12 +211,43 @@ const MODERN = '2026-07-28'
 const toolNames = ['service.get_public_capabilities', 'service.list_public_resources', 'service.read_public_resource', 'service.nope']
 const uris = ['service://public/product-overview', 'service://public/agent-boundaries', 'service://public/nope', 'file:///etc/passwd']
 const mcpMethodArb = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('server/discover', 'resources/list', 'resources/read', 'resources/templates/list', 'tools/list', 'tools/call', 'initialize', 'ping', 'notifications/initialized', 'notifications/cancelled') },
-  { weight: 1, arbitrary: fc.constantFrom('prompts/list', 'subscriptions/listen', 'logging/setLevel', 'completion/complete', 'tasks/get', '__proto__', 'constructor', 'toString') },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      'server/discover',
+      'resources/list',
+      'resources/read',
+      'resources/templates/list',
+      'tools/list',
+      'tools/call',
+      'initialize',
+      'ping',
+      'notifications/initialized',
+      'notifications/cancelled',
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'prompts/list',
+      'subscriptions/listen',
+      'logging/setLevel',
+      'completion/complete',
+      'tasks/get',
+      '__proto__',
+      'constructor',
+      'toString',
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 16 }) },
 )
 const envelopeArb = fc.oneof(
-  { weight: 5, arbitrary: fc.constantFrom(...MCP_SUPPORTED_PROTOCOL_VERSIONS).map((v) => ({ 'io.modelcontextprotocol/protocolVersion': v, 'io.modelcontextprotocol/clientCapabilities': {} })) },
+  {
+    weight: 5,
+    arbitrary: fc
+      .constantFrom(...MCP_SUPPORTED_PROTOCOL_VERSIONS)
+      .map((v) => ({ 'io.modelcontextprotocol/protocolVersion': v, 'io.modelcontextprotocol/clientCapabilities': {} })),
+  },
   {
     weight: 2,
     arbitrary: fc.record(
@@ -208,22 +263,29 @@ const envelopeArb = fc.oneof(
   { weight: 1, arbitrary: fc.jsonValue() },
 )
 const paramsArb = fc.oneof(
-  { weight: 6, arbitrary: fc.record(
-    {
-      name: fc.oneof(fc.constantFrom(...toolNames), fc.string({ maxLength: 12 })),
-      uri: fc.oneof(fc.constantFrom(...uris), fc.string({ maxLength: 12 })),
-      arguments: fc.oneof(fc.constantFrom({}, { resourceId: 'product-overview' }, { resourceId: 'nope' }), fc.jsonValue()),
-      protocolVersion: fc.constantFrom(...MCP_SUPPORTED_PROTOCOL_VERSIONS, '2024-11-05'),
-      capabilities: fc.constant({}),
-      clientInfo: fc.constant({ name: 'p', version: '1' }),
-      cursor: fc.oneof(fc.string({ maxLength: 8 }), fc.jsonValue()),
-      _meta: envelopeArb,
-    },
-    { requiredKeys: [] },
-  ) },
+  {
+    weight: 6,
+    arbitrary: fc.record(
+      {
+        name: fc.oneof(fc.constantFrom(...toolNames), fc.string({ maxLength: 12 })),
+        uri: fc.oneof(fc.constantFrom(...uris), fc.string({ maxLength: 12 })),
+        arguments: fc.oneof(fc.constantFrom({}, { resourceId: 'product-overview' }, { resourceId: 'nope' }), fc.jsonValue()),
+        protocolVersion: fc.constantFrom(...MCP_SUPPORTED_PROTOCOL_VERSIONS, '2024-11-05'),
+        capabilities: fc.constant({}),
+        clientInfo: fc.constant({ name: 'p', version: '1' }),
+        cursor: fc.oneof(fc.string({ maxLength: 8 }), fc.jsonValue()),
+        _meta: envelopeArb,
+      },
+      { requiredKeys: [] },
+    ),
+  },
   { weight: 1, arbitrary: fc.jsonValue() },
 )
-const idArb = fc.oneof({ weight: 4, arbitrary: fc.string({ maxLength: 12 }) }, { weight: 4, arbitrary: fc.integer() }, { weight: 1, arbitrary: fc.oneof(fc.double(), fc.constant(null), fc.jsonValue()) })
+const idArb = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ maxLength: 12 }) },
+  { weight: 4, arbitrary: fc.integer() },
+  { weight: 1, arbitrary: fc.oneof(fc.double(), fc.constant(null), fc.jsonValue()) },
+)
 const messageArb = fc.record(
   { jsonrpc: fc.constantFrom('2.0', '2.0', '2.0', '1.0'), id: idArb, method: mcpMethodArb, params: paramsArb },
   { requiredKeys: ['jsonrpc', 'method'] },
@@ -231,7 +293,17 @@ const messageArb = fc.record(
 /** A legacy batch that can succeed: requests and notifications with unique ids. */
 const legacyBatchArb = fc
   .uniqueArray(fc.integer({ min: 1, max: 1_000 }), { minLength: 1, maxLength: 6 })
-  .chain((ids) => fc.tuple(...ids.map((id) => fc.constantFrom({ jsonrpc: '2.0', id, method: 'ping' }, { jsonrpc: '2.0', id, method: 'tools/list' }, { jsonrpc: '2.0', method: 'notifications/initialized' }))))
+  .chain((ids) =>
+    fc.tuple(
+      ...ids.map((id) =>
+        fc.constantFrom(
+          { jsonrpc: '2.0', id, method: 'ping' },
+          { jsonrpc: '2.0', id, method: 'tools/list' },
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+        ),
+      ),
+    ),
+  )
 const bodyArb = fc.oneof(
   { weight: 12, arbitrary: messageArb },
   { weight: 1, arbitrary: fc.array(messageArb, { maxLength: 22 }) },
@@ -247,12 +319,20 @@ function headerFor(value: unknown, sentinel: boolean): string | undefined {
 }
 
 /** Mirrored headers: agreeing with the body, disagreeing, missing, or arbitrary. */
-const mostly = <T,>(usual: T, ...others: T[]) => fc.oneof({ weight: 6, arbitrary: fc.constant(usual) }, { weight: 1, arbitrary: fc.constantFrom(...others) })
+const mostly = <T>(usual: T, ...others: T[]) =>
+  fc.oneof({ weight: 6, arbitrary: fc.constant(usual) }, { weight: 1, arbitrary: fc.constantFrom(...others) })
 const mirrorArb = fc.record({
   version: mostly('body', 'none', MODERN, '2025-06-18', '2024-11-05', 'x'),
   method: mostly('body', 'none', 'tools/list', 'x'),
   name: mostly('body', 'none', 'service.nope'),
-  contentType: mostly('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain', 'none', 'application/x-www-form-urlencoded'),
+  contentType: mostly(
+    'application/json',
+    'application/json; charset=utf-8',
+    'APPLICATION/JSON',
+    'text/plain',
+    'none',
+    'application/x-www-form-urlencoded',
+  ),
   accept: mostly('application/json, text/event-stream', 'application/json', 'text/event-stream', '*/*', 'none', 'text/html'),
   origin: mostly('none', BASE, 'https://evil.example', 'null', 'http://localhost'),
 })
@@ -274,9 +354,15 @@ function mcpHeaders(body: unknown, mirror: Mirror): Record<string, string> {
     'content-type': mirror.contentType === 'none' ? undefined : mirror.contentType,
     accept: mirror.accept === 'none' ? undefined : mirror.accept,
     origin: mirror.origin === 'none' ? undefined : mirror.origin,
-    'mcp-protocol-version': mirror.version === 'none' ? undefined : mirror.version === 'body' ? headerFor(metaVersion ?? '2025-11-25', false) : mirror.version,
+    'mcp-protocol-version':
+      mirror.version === 'none' ? undefined : mirror.version === 'body' ? headerFor(metaVersion ?? '2025-11-25', false) : mirror.version,
     'mcp-method': mirror.method === 'none' ? undefined : mirror.method === 'body' ? headerFor(message.method, false) : mirror.method,
-    'mcp-name': mirror.name === 'none' ? undefined : mirror.name === 'body' ? headerFor(message.method === 'resources/read' ? params?.uri : params?.name, true) : mirror.name,
+    'mcp-name':
+      mirror.name === 'none'
+        ? undefined
+        : mirror.name === 'body'
+          ? headerFor(message.method === 'resources/read' ? params?.uri : params?.name, true)
+          : mirror.name,
   }
   return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined))
 }
@@ -298,7 +384,20 @@ describe('MCP: arbitrary JSON-RPC-ish bodies and headers on POST /mcp', () => {
       { numRuns: 600 },
     )
     const reached = [...seen.keys()]
-    const expected = ['200 result', '200 batch', '200 -32602', '202 empty', '400 -32600', '400 -32020', '400 -32602', '400 -32022', '403 -32600', '404 -32601', '415 -31415', '503 -31503']
+    const expected = [
+      '200 result',
+      '200 batch',
+      '200 -32602',
+      '202 empty',
+      '400 -32600',
+      '400 -32020',
+      '400 -32602',
+      '400 -32022',
+      '403 -32600',
+      '404 -32601',
+      '415 -31415',
+      '503 -31503',
+    ]
     for (const key of expected) expect(reached, JSON.stringify([...seen].sort())).toContain(key)
   }, 180_000)
 
@@ -314,7 +413,12 @@ describe('MCP: arbitrary JSON-RPC-ish bodies and headers on POST /mcp', () => {
     ) as fc.Arbitrary<[string, Record<string, unknown>]>
     await fc.assert(
       fc.asyncProperty(served, fc.oneof(fc.string({ maxLength: 20 }), fc.integer()), clientArb, async ([method, params], id, client) => {
-        const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }
+        const body = {
+          jsonrpc: '2.0',
+          id,
+          method,
+          params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } },
+        }
         const name = (params.name ?? params.uri) as string | undefined
         const headers = {
           'content-type': 'application/json',
@@ -328,7 +432,8 @@ describe('MCP: arbitrary JSON-RPC-ish bodies and headers on POST /mcp', () => {
         expect(sent.answer.status, describeSent(sent, body)).toBe(200)
         const payload = JSON.parse(sent.answer.body)
         expect(payload.id).toBe(id)
-        if (name === 'service://public/nope') expect(payload.error).toMatchObject({ code: -32602, data: { code: 'agent_resource_not_found', uri: name } })
+        if (name === 'service://public/nope')
+          expect(payload.error).toMatchObject({ code: -32602, data: { code: 'agent_resource_not_found', uri: name } })
         else expect(payload.result).toBeTypeOf('object')
         expect(mcpAnswerProblems({ body }, sent.answer)).toEqual([])
       }),
@@ -338,19 +443,27 @@ describe('MCP: arbitrary JSON-RPC-ish bodies and headers on POST /mcp', () => {
 
   it('anything but JSON or a JSON-RPC object: -32700 or -32600 with a null id', async () => {
     const notRequest = fc.oneof(
-      fc.string({ maxLength: 30 }).filter((s) => {
-        try {
-          JSON.parse(s)
-          return false
-        } catch {
-          return true
-        }
-      }).map((s) => ({ text: s, code: -32700 })),
+      fc
+        .string({ maxLength: 30 })
+        .filter((s) => {
+          try {
+            JSON.parse(s)
+            return false
+          } catch {
+            return true
+          }
+        })
+        .map((s) => ({ text: s, code: -32700 })),
       fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.boolean(), fc.constant(null)).map((v) => ({ text: JSON.stringify(v), code: -32600 })),
     )
     await fc.assert(
       fc.asyncProperty(notRequest, clientArb, async ({ text, code }, client) => {
-        const sent = await send('POST', '/mcp', { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25', 'x-forwarded-for': client }, text)
+        const sent = await send(
+          'POST',
+          '/mcp',
+          { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25', 'x-forwarded-for': client },
+          text,
+        )
         expect(sent.answer.status, describeSent(sent, text)).toBe(400)
         expect(JSON.parse(sent.answer.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code } })
       }),
@@ -360,16 +473,21 @@ describe('MCP: arbitrary JSON-RPC-ish bodies and headers on POST /mcp', () => {
 
   it('any method but POST on /mcp: 405, Allow: POST, -31405 mcp_method_not_allowed', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...METHODS.filter((m) => m !== 'POST' && m !== 'CONNECT')), headersArb, clientArb, async (method, headers, client) => {
-        const { origin: _origin, ...rest } = headers
-        const sent = await send(method, '/mcp', { ...rest, 'x-forwarded-for': client })
-        expect(sent.answer.status, describeSent(sent)).toBe(405)
-        expect(sent.answer.headers.allow).toBe('POST')
-        if (method !== 'HEAD') {
-          expect(JSON.parse(sent.answer.body)).toMatchObject({ id: null, error: { code: -31405, data: { code: 'mcp_method_not_allowed' } } })
-          expect(mcpAnswerProblems({}, sent.answer), describeSent(sent)).toEqual([])
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...METHODS.filter((m) => m !== 'POST' && m !== 'CONNECT')),
+        headersArb,
+        clientArb,
+        async (method, headers, client) => {
+          const { origin: _origin, ...rest } = headers
+          const sent = await send(method, '/mcp', { ...rest, 'x-forwarded-for': client })
+          expect(sent.answer.status, describeSent(sent)).toBe(405)
+          expect(sent.answer.headers.allow).toBe('POST')
+          if (method !== 'HEAD') {
+            expect(JSON.parse(sent.answer.body)).toMatchObject({ id: null, error: { code: -31405, data: { code: 'mcp_method_not_allowed' } } })
+            expect(mcpAnswerProblems({}, sent.answer), describeSent(sent)).toEqual([])
+          }
+        },
+      ),
       { numRuns: 100 },
     )
   }, 60_000)

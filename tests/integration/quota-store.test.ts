@@ -84,12 +84,17 @@ describe('the Upstash store under concurrency', () => {
     bridge.resetCounts()
     // Each consume starts in its own macrotask, the way each request's socket data arrives.
     const decisions = await Promise.all(
-      Array.from({ length: 30 }, (_, index) => new Promise<QuotaDecision>((resolve, reject) => setImmediate(() => store.consume(`client-${index % 3}`).then(resolve, reject)))),
+      Array.from(
+        { length: 30 },
+        (_, index) => new Promise<QuotaDecision>((resolve, reject) => setImmediate(() => store.consume(`client-${index % 3}`).then(resolve, reject))),
+      ),
     )
     expect(bridge.requestCounts()).toEqual({ '/pipeline': 1 })
     expect(bridge.commandCounts()).toEqual({ EVALSHA: 30 })
     // Ten requests per client, in order: 149 … 140 remaining.
-    expect(decisions.filter((_, index) => index % 3 === 0).map((decision) => decision.remaining)).toEqual([149, 148, 147, 146, 145, 144, 143, 142, 141, 140])
+    expect(decisions.filter((_, index) => index % 3 === 0).map((decision) => decision.remaining)).toEqual([
+      149, 148, 147, 146, 145, 144, 143, 142, 141, 140,
+    ])
     expect(decisions.every((decision) => decision.allowed)).toBe(true)
   })
 })

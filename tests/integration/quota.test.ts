@@ -59,7 +59,8 @@ beforeAll(async () => {
 afterAll(async () => {
   // Server logs, for a failure's post-mortem (tests/.artifacts is ignored by git).
   mkdirSync(ARTIFACTS, { recursive: true })
-  for (const [name, site] of Object.entries({ memorySite, sharedA, sharedB })) if (site) writeFileSync(`${ARTIFACTS}/quota-${name}.log`, site.output())
+  for (const [name, site] of Object.entries({ memorySite, sharedA, sharedB }))
+    if (site) writeFileSync(`${ARTIFACTS}/quota-${name}.log`, site.output())
   for (const c of clients) c.close()
   await Promise.all([memorySite?.stop(), sharedA?.stop(), sharedB?.stop()])
   await bridge?.stop()
@@ -315,7 +316,8 @@ async function expectSharedAgain(): Promise<void> {
     const a = await c.get(`${sharedA.origin}${HEALTH}`)
     const b = await c.get(`${sharedB.origin}${HEALTH}`)
     if (a.headers['ratelimit-remaining'] === '149' && b.headers['ratelimit-remaining'] === '148') return
-    if (Date.now() > deadline) throw new Error(`the shared store did not come back: ${a.headers['ratelimit-remaining']}, ${b.headers['ratelimit-remaining']}`)
+    if (Date.now() > deadline)
+      throw new Error(`the shared store did not come back: ${a.headers['ratelimit-remaining']}, ${b.headers['ratelimit-remaining']}`)
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
 }

@@ -116,7 +116,18 @@ describe('GET /api/agent/v1/capabilities', () => {
     expect(body.resources).toEqual(DESCRIPTORS)
     expect(new Set(Object.values(body.boundaries))).toEqual(new Set(['not_exposed']))
     expect(Object.keys(body.boundaries)).toEqual(
-      expect.arrayContaining(['goalPlans', 'tasks', 'blockers', 'evidence', 'mentorRooms', 'tenantData', 'userRecords', 'roleChanges', 'billingState', 'executionMutations']),
+      expect.arrayContaining([
+        'goalPlans',
+        'tasks',
+        'blockers',
+        'evidence',
+        'mentorRooms',
+        'tenantData',
+        'userRecords',
+        'roleChanges',
+        'billingState',
+        'executionMutations',
+      ]),
     )
     expect(body.versioning).toEqual({
       scheme: 'url_path',
@@ -190,7 +201,7 @@ describe('GET /api/agent/v1/resources/{resourceId}', () => {
   it('accepts a percent-encoded id', async () => {
     const response = await site.fetch('/api/agent/v1/resources/agent%2Dboundaries')
     expect(response.status).toBe(200)
-    expect((await readJson(response) as { id: string }).id).toBe('agent-boundaries')
+    expect(((await readJson(response)) as { id: string }).id).toBe('agent-boundaries')
   })
 
   for (const id of ['nope', 'PRODUCT-OVERVIEW', '%E0%A4%A', '..%2F..%2Fetc%2Fpasswd', 'x'.repeat(3000)]) {
@@ -332,7 +343,12 @@ describe('compression (npm start)', () => {
     const packed = await site.fetch(path, { headers: { 'accept-encoding': encoding } })
     expect(plain.headers.get('content-encoding')).toBeNull()
     expect(packed.headers.get('content-encoding')).toBe(encoding)
-    expect(packed.headers.get('vary')?.split(',').map((token) => token.trim())).toContain('Accept-Encoding')
+    expect(
+      packed.headers
+        .get('vary')
+        ?.split(',')
+        .map((token) => token.trim()),
+    ).toContain('Accept-Encoding')
     expect(Number(packed.headers.get('content-length'))).toBeLessThan(Number(plain.headers.get('content-length')) / 2)
     expect(await packed.text()).toBe(await plain.text())
   })

@@ -25,7 +25,11 @@ function send(payload: string, options: { expectAnswers?: number; head?: boolean
 
 const host = () => `Host: 127.0.0.1:${site.port}\r\n`
 const text = (outcome: Outcome, index = 0) => outcome.answers[index]?.body.toString('utf8') ?? ''
-const answer = (outcome: Outcome, index = 0) => ({ status: outcome.answers[index]?.status ?? 0, headers: outcome.answers[index]?.headers ?? {}, body: text(outcome, index) })
+const answer = (outcome: Outcome, index = 0) => ({
+  status: outcome.answers[index]?.status ?? 0,
+  headers: outcome.answers[index]?.headers ?? {},
+  body: text(outcome, index),
+})
 
 describe('TRACE (a method Fetch cannot represent) is refused with 405, never a 500', () => {
   it('on a REST path: the problem+json 405 of decisions.md', async () => {
@@ -113,15 +117,22 @@ describe('a deeply nested tool argument is a tool error, not an internal error',
 })
 
 describe('an initialize negotiates whatever MCP-Protocol-Version says, even when its params are malformed', () => {
-  it.each(['2024-11-05', 'x', '2026-07-28', '2025-06-18'])('header %s: the in-band -32602 of a malformed initialize (was 400 -32000 for unsupported values)', async (version) => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize' })
-    const outcome = await send(
-      `POST /mcp HTTP/1.1\r\n${host()}Connection: close\r\nContent-Type: application/json\r\nAccept: application/json\r\nMCP-Protocol-Version: ${version}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
-    )
-    expect(outcome.answers[0]?.status).toBe(200)
-    expect(JSON.parse(text(outcome))).toMatchObject({ jsonrpc: '2.0', id: 0, error: { code: -32602, message: 'Invalid params: params: Invalid input: expected object, received undefined' } })
-    expect(mcpAnswerProblems({ body: JSON.parse(body) }, answer(outcome))).toEqual([])
-  })
+  it.each(['2024-11-05', 'x', '2026-07-28', '2025-06-18'])(
+    'header %s: the in-band -32602 of a malformed initialize (was 400 -32000 for unsupported values)',
+    async (version) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize' })
+      const outcome = await send(
+        `POST /mcp HTTP/1.1\r\n${host()}Connection: close\r\nContent-Type: application/json\r\nAccept: application/json\r\nMCP-Protocol-Version: ${version}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      )
+      expect(outcome.answers[0]?.status).toBe(200)
+      expect(JSON.parse(text(outcome))).toMatchObject({
+        jsonrpc: '2.0',
+        id: 0,
+        error: { code: -32602, message: 'Invalid params: params: Invalid input: expected object, received undefined' },
+      })
+      expect(mcpAnswerProblems({ body: JSON.parse(body) }, answer(outcome))).toEqual([])
+    },
+  )
 })
 
 describe('too-slow clients are cut off within their bound', () => {
@@ -129,10 +140,18 @@ describe('too-slow clients are cut off within their bound', () => {
 
   it(`senders: headers trickled or never sent get a 408 after ${min}–${max} ms (clients 3 s apart); a reader that stops is dropped within 2 × ${IDLE_SOCKET_TIMEOUT_MS} ms`, async () => {
     const slowHeaders = () =>
-      rawExchange(site.port, { payload: `GET /api/agent/v1/health HTTP/1.1\r\n${host()}`, trickle: { bytes: 'X-Slow: drip\r\n', everyMs: 400 } }, 20_000)
+      rawExchange(
+        site.port,
+        { payload: `GET /api/agent/v1/health HTTP/1.1\r\n${host()}`, trickle: { bytes: 'X-Slow: drip\r\n', everyMs: 400 } },
+        20_000,
+      )
     const idle = () => rawExchange(site.port, { payload: '' }, 20_000)
     // About 6 MB of answers the server would otherwise keep for as long as the client likes.
-    const stalledReader = rawExchange(site.port, { payload: `GET /openapi.json HTTP/1.1\r\n${host()}\r\n`.repeat(200), neverRead: true }, 2 * IDLE_SOCKET_TIMEOUT_MS + 5_000)
+    const stalledReader = rawExchange(
+      site.port,
+      { payload: `GET /openapi.json HTTP/1.1\r\n${host()}\r\n`.repeat(200), neverRead: true },
+      2 * IDLE_SOCKET_TIMEOUT_MS + 5_000,
+    )
     // With the old 30 s check interval, at most one of two cut-offs 3 s apart could land in its window.
     const first = [slowHeaders(), idle()]
     await new Promise((resolve) => setTimeout(resolve, 3_000))

@@ -133,7 +133,9 @@ describe('rollout through the shared setting', () => {
   it('`npm run rollout -- enable` reaches both instances within 5 s', async () => {
     const result = await rollout('enable')
     expect(result.code, result.output).toBe(0)
-    expect(result.output).toMatch(/^\[rollout\] \S+ public_agent_access: not set → enabled \(shared setting rollout-test-\d+:rollout:public_agent_access\) by \S+@\S+; every instance follows within 5 s\n$/)
+    expect(result.output).toMatch(
+      /^\[rollout\] \S+ public_agent_access: not set → enabled \(shared setting rollout-test-\d+:rollout:public_agent_access\) by \S+@\S+; every instance follows within 5 s\n$/,
+    )
     expect(await untilBoth(200, result.finishedAt)).toBeLessThan(5_000)
     const c = client()
     const response = await c.get(`${plain.origin}${HEALTH}`)
@@ -153,7 +155,10 @@ describe('rollout through the shared setting', () => {
       expect(JSON.parse(response.body).code).toBe('public_agent_access_disabled')
     }
     expectDisabled(await c.get(`${plain.origin}${HEALTH}`), '300')
-    for (const [site, retryAfter] of [[plain, 300], [withSecret, 120]] as const) {
+    for (const [site, retryAfter] of [
+      [plain, 300],
+      [withSecret, 120],
+    ] as const) {
       const answer = await postDiscover(c, site)
       expect(answer.status).toBe(503)
       expect(answer.headers['retry-after']).toBe(String(retryAfter))
@@ -182,7 +187,10 @@ describe('rollout through the shared setting', () => {
 
   it('each instance logs every transition it observes, and status shows the history', async () => {
     for (const site of [plain, withSecret]) {
-      const lines = site.output().split('\n').filter((line) => line.startsWith('[rollout] public_agent_access changed'))
+      const lines = site
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('[rollout] public_agent_access changed'))
       expect(lines).toEqual([
         '[rollout] public_agent_access changed: disabled → enabled (shared setting)',
         '[rollout] public_agent_access changed: enabled → disabled (shared setting)',
@@ -280,7 +288,11 @@ describe('cookies never cause a 5xx', () => {
     for (const headers of rejected) {
       expect((await c.get(url, headers)).status).toBe(401)
     }
-    const withoutSecret: Array<Record<string, string>> = [{}, { Authorization: `Bearer ${proof}` }, { Authorization: 'Bearer forged', Cookie: forged[1] as string }]
+    const withoutSecret: Array<Record<string, string>> = [
+      {},
+      { Authorization: `Bearer ${proof}` },
+      { Authorization: 'Bearer forged', Cookie: forged[1] as string },
+    ]
     for (const headers of withoutSecret) {
       const response = await c.get(`${plain.origin}/.well-known/vercel/flags`, headers)
       expect(response.status).toBe(401)

@@ -21,8 +21,19 @@ afterAll(async () => {
 
 // Written out here, so that a change in lib/http/security-headers.ts shows up as a failing test.
 const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()'
-const SHARED = { 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'permissions-policy': PERMISSIONS_POLICY, 'cross-origin-opener-policy': 'same-origin', 'strict-transport-security': 'max-age=63072000' }
-const RESOURCE = { ...SHARED, 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", 'referrer-policy': 'no-referrer', 'cross-origin-resource-policy': 'cross-origin' }
+const SHARED = {
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'permissions-policy': PERMISSIONS_POLICY,
+  'cross-origin-opener-policy': 'same-origin',
+  'strict-transport-security': 'max-age=63072000',
+}
+const RESOURCE = {
+  ...SHARED,
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+  'cross-origin-resource-policy': 'cross-origin',
+}
 const PAGE = { ...SHARED, 'referrer-policy': 'strict-origin-when-cross-origin', 'cross-origin-resource-policy': 'same-origin' }
 
 /** The policy a page must carry, from the scripts of the HTML it was served with. */
@@ -59,13 +70,19 @@ const RESOURCE_PATHS = [
 ]
 
 describe.each(['npm start', 'next start'] as const)('%s', (server) => {
-  it.each(SITE_PAGES.map((page) => page.path))('the page %s: the page set, and a CSP naming exactly its inline scripts by hash, no unsafe-inline', async (pagePath) => {
-    const response = await servers[server].fetch(pagePath, { headers: { accept: 'text/html' } })
-    expect(response.status).toBe(200)
-    const html = await response.text()
-    expect(pick(response, [...Object.keys(PAGE), 'content-security-policy'])).toEqual({ ...PAGE, 'content-security-policy': expectedPagePolicy(html) })
-    expect(response.headers.get('content-security-policy')).not.toContain('unsafe')
-  })
+  it.each(SITE_PAGES.map((page) => page.path))(
+    'the page %s: the page set, and a CSP naming exactly its inline scripts by hash, no unsafe-inline',
+    async (pagePath) => {
+      const response = await servers[server].fetch(pagePath, { headers: { accept: 'text/html' } })
+      expect(response.status).toBe(200)
+      const html = await response.text()
+      expect(pick(response, [...Object.keys(PAGE), 'content-security-policy'])).toEqual({
+        ...PAGE,
+        'content-security-policy': expectedPagePolicy(html),
+      })
+      expect(response.headers.get('content-security-policy')).not.toContain('unsafe')
+    },
+  )
 
   it.each(RESOURCE_PATHS)('%s: the API set (nothing to load, nothing to frame), CORS intact', async (resourcePath) => {
     const response = await servers[server].fetch(resourcePath)
@@ -92,10 +109,13 @@ describe.each(['npm start', 'next start'] as const)('%s', (server) => {
 })
 
 describe('MDN HTTP Observatory (app-side tests)', () => {
-  it.each([...SITE_PAGES.map((page) => page.path), ...RESOURCE_PATHS.filter((path) => !path.endsWith('/nope'))])('%s scores A+ (≥ 100)', async (scanPath) => {
-    const scan = await observatoryScan(servers['npm start'].origin, scanPath)
-    expect(scan.status).toBe(200)
-    expect(scan.results.filter((result) => result.includes(' -'))).toEqual([])
-    expect(scan.score).toBeGreaterThanOrEqual(100)
-  })
+  it.each([...SITE_PAGES.map((page) => page.path), ...RESOURCE_PATHS.filter((path) => !path.endsWith('/nope'))])(
+    '%s scores A+ (≥ 100)',
+    async (scanPath) => {
+      const scan = await observatoryScan(servers['npm start'].origin, scanPath)
+      expect(scan.status).toBe(200)
+      expect(scan.results.filter((result) => result.includes(' -'))).toEqual([])
+      expect(scan.score).toBeGreaterThanOrEqual(100)
+    },
+  )
 })

@@ -48,14 +48,21 @@ describe('what is built once', () => {
   it('runs only the agent API, MCP and the Flags Explorer per request, all in one function', () => {
     const functions = output.functions()
     const perRequest = [...functions.keys()].filter(
-      (route) => !/\.rsc$|\.segments\//.test(route) && route !== '/_middleware' && !output.prerender(route) && !/^\/(_not-found|_global-error|md\/\[page\]|problems\/\[code\])$/.test(route),
+      (route) =>
+        !/\.rsc$|\.segments\//.test(route) &&
+        route !== '/_middleware' &&
+        !output.prerender(route) &&
+        !/^\/(_not-found|_global-error|md\/\[page\]|problems\/\[code\])$/.test(route),
     )
     expect(perRequest.sort()).toEqual(['/.well-known/vercel/flags', '/api/agent/v1/[[...path]]', '/mcp'])
     expect(new Set(perRequest.map((route) => functions.get(route))).size).toBe(1)
   })
 
-  it('bundles no module twice into one function, and reports each function\'s size', () => {
-    const sizes = [...new Set(output.functions().values())].map((dir) => ({ dir: dir.slice(dir.indexOf('/functions/') + 11), ...output.functionSize(dir, projectDir) }))
+  it("bundles no module twice into one function, and reports each function's size", () => {
+    const sizes = [...new Set(output.functions().values())].map((dir) => ({
+      dir: dir.slice(dir.indexOf('/functions/') + 11),
+      ...output.functionSize(dir, projectDir),
+    }))
     for (const { dir, bytes, files, duplicateChunks } of sizes) {
       console.log(`vercel function ${dir}: ${(bytes / 1e6).toFixed(2)} MB unzipped, ${files} files`)
       expect(duplicateChunks, dir).toEqual([])
@@ -93,15 +100,23 @@ describe('config.json', () => {
     }
   })
 
-  it.each(SITE_PAGES.map((page) => ({ ...page })))('rewrites $markdownPath to its twin and gives both variants Vary, Link and the page cache policy', ({ path, markdownPath, key }) => {
-    const rewrite = output.routes.find((route) => route.dest?.replace('$rscsuff', '') === twinRoutePath(key) && matches(route, markdownPath))
-    expect(rewrite, markdownPath).toBeDefined()
-    for (const source of [path, markdownPath]) {
-      const headers = Object.assign({}, ...routesBefore('filesystem').filter((route) => route.headers && matches(route, source)).map((route) => route.headers))
-      expect(headers, source).toMatchObject({ Vary: 'Accept', 'Cache-Control': 'public, max-age=0, must-revalidate, s-maxage=86400' })
-      expect(headers.Link, source).toContain(`<${BASE}${markdownPath}>; rel="alternate"; type="text/markdown"`)
-    }
-  })
+  it.each(SITE_PAGES.map((page) => ({ ...page })))(
+    'rewrites $markdownPath to its twin and gives both variants Vary, Link and the page cache policy',
+    ({ path, markdownPath, key }) => {
+      const rewrite = output.routes.find((route) => route.dest?.replace('$rscsuff', '') === twinRoutePath(key) && matches(route, markdownPath))
+      expect(rewrite, markdownPath).toBeDefined()
+      for (const source of [path, markdownPath]) {
+        const headers = Object.assign(
+          {},
+          ...routesBefore('filesystem')
+            .filter((route) => route.headers && matches(route, source))
+            .map((route) => route.headers),
+        )
+        expect(headers, source).toMatchObject({ Vary: 'Accept', 'Cache-Control': 'public, max-age=0, must-revalidate, s-maxage=86400' })
+        expect(headers.Link, source).toContain(`<${BASE}${markdownPath}>; rel="alternate"; type="text/markdown"`)
+      }
+    },
+  )
 
   it('answers any other .md URL with the Markdown 404', () => {
     const fallback = output.routes.find((route) => route.dest?.startsWith(twinRoutePath('not-found')))
@@ -135,26 +150,34 @@ describe('cache safety on Vercel', () => {
   const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' }
   const agent = { accept: 'text/markdown' }
 
-  it.each(SITE_PAGES.map((page) => ({ ...page })))('$path: the CDN stores both variants and hands each only to its own kind of client', async ({ path }) => {
-    const cdn = new HttpCache(vercelEdge, { shared: true, honorVary: true })
-    const first = { browser: await cdn.get(path, browser), agent: await cdn.get(path, agent) }
-    expect(first.browser.headers.get('content-type')).toBe('text/html; charset=utf-8')
-    expect(first.agent.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
-    cdn.now += 3600
-    const [toBrowser, toAgent] = [await cdn.get(path, browser), await cdn.get(path, agent)]
-    expect([toBrowser.source, toAgent.source]).toEqual(['hit', 'hit'])
-    expect(toBrowser.body).toBe(first.browser.body)
-    expect(toAgent.body).toBe(first.agent.body)
-    expect(toBrowser.body.startsWith('<!DOCTYPE html>')).toBe(true)
-    expect(toAgent.body.startsWith('---\ntitle: ')).toBe(true)
-  })
+  it.each(SITE_PAGES.map((page) => ({ ...page })))(
+    '$path: the CDN stores both variants and hands each only to its own kind of client',
+    async ({ path }) => {
+      const cdn = new HttpCache(vercelEdge, { shared: true, honorVary: true })
+      const first = { browser: await cdn.get(path, browser), agent: await cdn.get(path, agent) }
+      expect(first.browser.headers.get('content-type')).toBe('text/html; charset=utf-8')
+      expect(first.agent.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
+      cdn.now += 3600
+      const [toBrowser, toAgent] = [await cdn.get(path, browser), await cdn.get(path, agent)]
+      expect([toBrowser.source, toAgent.source]).toEqual(['hit', 'hit'])
+      expect(toBrowser.body).toBe(first.browser.body)
+      expect(toAgent.body).toBe(first.agent.body)
+      expect(toBrowser.body.startsWith('<!DOCTYPE html>')).toBe(true)
+      expect(toAgent.body.startsWith('---\ntitle: ')).toBe(true)
+    },
+  )
 })
 
 describe("the agent API's function, run by Vercel's launcher", () => {
   let run: RunningFunction
 
   beforeAll(async () => {
-    run = await runVercelFunction(output.functions().get('/api/agent/v1/[[...path]]') as string, projectDir, SITE_BUILDS.vercel, '/api/agent/v1/health')
+    run = await runVercelFunction(
+      output.functions().get('/api/agent/v1/[[...path]]') as string,
+      projectDir,
+      SITE_BUILDS.vercel,
+      '/api/agent/v1/health',
+    )
     console.log(`vercel function cold start (process start to first answer): ${run.startMs.toFixed(0)} ms`)
   }, 60_000)
   afterAll(async () => {
@@ -172,7 +195,13 @@ describe("the agent API's function, run by Vercel's launcher", () => {
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
     const response = await fetch(`${run.origin}/mcp`, {
       method: 'POST',
-      headers: { 'x-real-ip': '203.0.113.11', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+      headers: {
+        'x-real-ip': '203.0.113.11',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 'v', method: 'tools/list', params: { _meta: meta } }),
     })
     expect(response.status).toBe(200)

@@ -24,8 +24,10 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) }
 }
 
-const meta = (html: string, attribute: 'property' | 'name', key: string) => new RegExp(`<meta ${attribute}="${key}" content="([^"]*)"`).exec(html)?.[1]
-const jsonLd = (html: string) => [...html.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map((match) => JSON.parse(match[1] ?? 'null'))
+const meta = (html: string, attribute: 'property' | 'name', key: string) =>
+  new RegExp(`<meta ${attribute}="${key}" content="([^"]*)"`).exec(html)?.[1]
+const jsonLd = (html: string) =>
+  [...html.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map((match) => JSON.parse(match[1] ?? 'null'))
 
 describe('icons and share images, generated at build time', () => {
   it.each([
@@ -72,7 +74,13 @@ describe('schema.org data', () => {
     const [data] = jsonLd(await (await site.fetch('/')).text())
     expect(data['@context']).toBe('https://schema.org')
     expect(data['@graph'].map((node: { '@type': string }) => node['@type'])).toEqual(['Organization', 'WebSite', 'SoftwareApplication'])
-    expect(data['@graph'][0]).toEqual({ '@type': 'Organization', name: 'Cadence', url: `${BASE}/`, logo: `${BASE}/icon.svg`, email: 'hello@cadence.example' })
+    expect(data['@graph'][0]).toEqual({
+      '@type': 'Organization',
+      name: 'Cadence',
+      url: `${BASE}/`,
+      logo: `${BASE}/icon.svg`,
+      email: 'hello@cadence.example',
+    })
     expect(data['@graph'][2].offers).toMatchObject(offers)
   })
 
@@ -89,7 +97,9 @@ describe('schema.org data', () => {
 describe('calls to action', () => {
   it('the hero starts the free plan or shows pricing, and draws the execution loop', async () => {
     const html = await (await site.fetch('/')).text()
-    expect(html).toContain(`<p class="hero-actions"><a class="button" href="${APP}/signup?plan=personal">Start free</a><a class="button button-secondary" href="/pricing">See pricing</a></p>`)
+    expect(html).toContain(
+      `<p class="hero-actions"><a class="button" href="${APP}/signup?plan=personal">Start free</a><a class="button button-secondary" href="/pricing">See pricing</a></p>`,
+    )
     expect(html).toContain('<title id="loop-title">The loop: Plan the week, then Do the work, then Check in, then Get unstuck, and again.</title>')
   })
 

@@ -121,7 +121,8 @@ export function restRoute(rawTarget: string, method: string, headers: Record<str
     if (!read) return { kind: 'problem', code: 'method_not_allowed', pathname }
     return { kind: 'operation', pathname, schema, ...(resource ? { resourceId: id as string } : {}) }
   }
-  if (resource) return read ? { kind: 'problem', code: 'agent_resource_not_found', pathname } : { kind: 'problem', code: 'method_not_allowed', pathname }
+  if (resource)
+    return read ? { kind: 'problem', code: 'agent_resource_not_found', pathname } : { kind: 'problem', code: 'method_not_allowed', pathname }
   return { kind: 'problem', code: 'agent_endpoint_not_found', pathname }
 }
 
@@ -165,7 +166,8 @@ export function restAnswerProblems(request: RestRequest, answer: Answer): string
 
   if (expectedCode === null) {
     // An admitted operation: 200 with the body of its schema.
-    if (answer.status !== 200) return [...problems, `${request.method} ${route.pathname}: expected 200, got ${answer.status} ${answer.body.slice(0, 160)}`]
+    if (answer.status !== 200)
+      return [...problems, `${request.method} ${route.pathname}: expected 200, got ${answer.status} ${answer.body.slice(0, 160)}`]
     if (h['content-type'] !== 'application/json') problems.push(`Content-Type: expected application/json, got ${h['content-type']}`)
     problems.push(...quotaHeaderProblems(h, 'spent'))
     if (head) {
@@ -183,7 +185,8 @@ export function restAnswerProblems(request: RestRequest, answer: Answer): string
   }
 
   const status = PROBLEM_STATUS[expectedCode]
-  if (answer.status !== status) return [...problems, `${request.method} ${route.pathname}: expected ${status} ${expectedCode}, got ${answer.status} ${answer.body.slice(0, 160)}`]
+  if (answer.status !== status)
+    return [...problems, `${request.method} ${route.pathname}: expected ${status} ${expectedCode}, got ${answer.status} ${answer.body.slice(0, 160)}`]
   if (h['content-type'] !== 'application/problem+json') problems.push(`Content-Type: expected application/problem+json, got ${h['content-type']}`)
   if (status === 405 && h.allow !== 'GET, HEAD') problems.push(`Allow: expected "GET, HEAD", got ${h.allow}`)
   if (status === 503) {
@@ -204,7 +207,8 @@ export function restAnswerProblems(request: RestRequest, answer: Answer): string
   if (problem.code !== expectedCode) problems.push(`code: expected ${expectedCode}, got ${problem.code}`)
   if (problem.status !== status) problems.push(`status member ${problem.status} ≠ ${status}`)
   if (problem.type !== `${request.baseUrl}/problems/${expectedCode}`) problems.push(`type: ${problem.type}`)
-  if (problem.instance !== `${request.baseUrl}${route.pathname}`) problems.push(`instance: expected ${request.baseUrl}${route.pathname}, got ${problem.instance}`)
+  if (problem.instance !== `${request.baseUrl}${route.pathname}`)
+    problems.push(`instance: expected ${request.baseUrl}${route.pathname}, got ${problem.instance}`)
   return problems
 }
 
@@ -223,7 +227,13 @@ export const MCP_ERROR_CODES_BY_STATUS: Record<number, readonly number[]> = {
   429: [-31429],
   503: [-31503],
 }
-export const MCP_STATUSES = [200, 202, ...Object.keys(MCP_ERROR_CODES_BY_STATUS).map(Number).filter((s) => s !== 200)].sort()
+export const MCP_STATUSES = [
+  200,
+  202,
+  ...Object.keys(MCP_ERROR_CODES_BY_STATUS)
+    .map(Number)
+    .filter((s) => s !== 200),
+].sort()
 
 /** `error.data.code` the table requires for a JSON-RPC code (at a status). */
 function requiredDataCode(code: number, status: number): string | undefined {
@@ -273,19 +283,23 @@ function messageProblems(message: unknown, status: number, facts: McpRequestFact
   if (!isObject(error) || typeof error.code !== 'number' || typeof error.message !== 'string') return [...problems, `${where}malformed error object`]
   const allowed = MCP_ERROR_CODES_BY_STATUS[status] ?? []
   if (!allowed.includes(error.code)) problems.push(`${where}HTTP ${status} with JSON-RPC code ${error.code} (${error.message.slice(0, 120)})`)
-  if (index === null && id !== null && id !== requestId) problems.push(`${where}error id ${JSON.stringify(id)} is neither the request id ${JSON.stringify(requestId)} nor null`)
+  if (index === null && id !== null && id !== requestId)
+    problems.push(`${where}error id ${JSON.stringify(id)} is neither the request id ${JSON.stringify(requestId)} nor null`)
   const data = error.data
   if (!isObject(data) || typeof data.detail !== 'string' || typeof data.resolution !== 'string') {
     problems.push(`${where}error ${error.code} without data.detail and data.resolution strings`)
     return problems
   }
   const dataCode = requiredDataCode(error.code, status)
-  if (dataCode !== undefined && data.code !== dataCode) problems.push(`${where}error ${error.code}: data.code expected ${dataCode}, got ${JSON.stringify(data.code)}`)
+  if (dataCode !== undefined && data.code !== dataCode)
+    problems.push(`${where}error ${error.code}: data.code expected ${dataCode}, got ${JSON.stringify(data.code)}`)
   if (error.code === -32022) {
-    if (JSON.stringify(data.supported) !== JSON.stringify(MCP_SUPPORTED_PROTOCOL_VERSIONS)) problems.push(`${where}-32022 data.supported is ${JSON.stringify(data.supported)}`)
+    if (JSON.stringify(data.supported) !== JSON.stringify(MCP_SUPPORTED_PROTOCOL_VERSIONS))
+      problems.push(`${where}-32022 data.supported is ${JSON.stringify(data.supported)}`)
     if (typeof data.requested !== 'string') problems.push(`${where}-32022 without data.requested`)
   }
-  if (error.code === -32602 && data.code === 'agent_resource_not_found' && typeof data.uri !== 'string') problems.push(`${where}resource not found without data.uri`)
+  if (error.code === -32602 && data.code === 'agent_resource_not_found' && typeof data.uri !== 'string')
+    problems.push(`${where}resource not found without data.uri`)
   return problems
 }
 
@@ -294,7 +308,8 @@ export function mcpAnswerProblems(facts: McpRequestFacts, answer: Answer): strin
   const problems = leakProblems(answer)
   const h = answer.headers
   const status = answer.status
-  if (!MCP_STATUSES.includes(status) || (status === 503 && !facts.mayBeDisabled)) return [...problems, `HTTP ${status} is not an answer of the MCP endpoint: ${answer.body.slice(0, 200)}`]
+  if (!MCP_STATUSES.includes(status) || (status === 503 && !facts.mayBeDisabled))
+    return [...problems, `HTTP ${status} is not an answer of the MCP endpoint: ${answer.body.slice(0, 200)}`]
   if (h['api-version'] !== CONTRACT_VERSION) problems.push(`API-Version: expected ${CONTRACT_VERSION}, got ${h['api-version'] ?? '(absent)'}`)
   if (h['mcp-session-id'] !== undefined) problems.push('an Mcp-Session-Id was minted')
   // Refused before admission (403 origin, 405 method) or by the rollout (503): nothing spent.
@@ -312,7 +327,8 @@ export function mcpAnswerProblems(facts: McpRequestFacts, answer: Answer): strin
   const payload = parsed.value
   if (Array.isArray(payload)) {
     // Only a legacy batch is answered with an array, always with HTTP 200.
-    if (status !== 200 || !Array.isArray(facts.body)) problems.push(`an array answer to a ${Array.isArray(facts.body) ? 'batch' : 'single message'} with HTTP ${status}`)
+    if (status !== 200 || !Array.isArray(facts.body))
+      problems.push(`an array answer to a ${Array.isArray(facts.body) ? 'batch' : 'single message'} with HTTP ${status}`)
     for (const [index, message] of payload.entries()) problems.push(...messageProblems(message, status, facts, index))
     return problems
   }

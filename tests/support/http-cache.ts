@@ -50,7 +50,10 @@ function fieldList(value: string | null): string[] {
 
 /** §4.1: combined field values, whitespace-normalized. */
 function normalizedField(headers: Headers, name: string): string {
-  return (headers.get(name) ?? '').split(',').map((item) => item.trim()).join(',')
+  return (headers.get(name) ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .join(',')
 }
 
 export class HttpCache {

@@ -15,7 +15,10 @@ export interface SimpleResponse {
 
 export interface LoopbackClient {
   localAddress: string
-  request: (url: string, options?: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number }) => Promise<SimpleResponse>
+  request: (
+    url: string,
+    options?: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number },
+  ) => Promise<SimpleResponse>
   get: (url: string, headers?: Record<string, string>) => Promise<SimpleResponse>
   close: () => void
 }
@@ -30,7 +33,8 @@ export function loopbackClient(localAddress: string): LoopbackClient {
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
         res.on('end', () => {
           const headers: Record<string, string> = {}
-          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
+          for (const [name, value] of Object.entries(res.headers))
+            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
           resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8'), elapsedMs: performance.now() - started })
         })
         res.on('error', reject)

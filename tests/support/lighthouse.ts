@@ -24,7 +24,16 @@ export interface LighthouseReport {
   audits: Record<string, LighthouseAudit>
 }
 
-const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 /** `extraChromeFlags`: e.g. host-resolver rules that send the site's public host name to a loopback server. */
 export async function runLighthouse(url: string, categories: LighthouseCategory[], extraChromeFlags: string[] = []): Promise<LighthouseReport> {

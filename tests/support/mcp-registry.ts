@@ -16,7 +16,11 @@ const RemoteTransportSchema = z.object({
 
 export const McpRegistryServerSchema = z.object({
   $schema: z.url().optional(),
-  name: z.string().min(3).max(200).regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/),
+  name: z
+    .string()
+    .min(3)
+    .max(200)
+    .regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/),
   title: z.string().min(1).max(100).optional(),
   description: z.string().min(1).max(100),
   version: z

@@ -16,7 +16,18 @@ export interface ProjectCopy {
 }
 
 /** What never belongs in a copy: installs, Next's caches and dev output, VCS data, test artefacts. */
-const SKIPPED = new Set(['node_modules', '.git', '.next/cache', '.next/dev', '.vercel', 'tests/.artifacts', 'test-results', 'playwright-report', '.scratch', 'cache'])
+const SKIPPED = new Set([
+  'node_modules',
+  '.git',
+  '.next/cache',
+  '.next/dev',
+  '.vercel',
+  'tests/.artifacts',
+  'test-results',
+  'playwright-report',
+  '.scratch',
+  'cache',
+])
 
 /**
  * `nodeModules`: `'symlink'` (fast; enough for `npm start`), `'hardlink'` (a real directory of hard

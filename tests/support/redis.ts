@@ -42,7 +42,22 @@ export async function startRedis(): Promise<RunningRedis> {
     output = ''
     const proc = spawn(
       redisServerBinary(),
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--protected-mode', 'yes'],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--daemonize',
+        'no',
+        '--protected-mode',
+        'yes',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     )
     child = proc

@@ -65,13 +65,25 @@ export async function startSite(
       : [...startScriptNodeFlags(), 'scripts/start.ts']
   return await startSiteProcess(process.execPath, args, {
     cwd,
-    env: { ...isolatedEnv(), NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...SITE_BUILDS[build], ...env },
+    env: {
+      ...isolatedEnv(),
+      NEXT_TELEMETRY_DISABLED: '1',
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ...SITE_BUILDS[build],
+      ...env,
+    },
     port,
   })
 }
 
 /** Runs a command that serves the site on 127.0.0.1:`port` (e.g. `npm start` in a copy) until it says it is ready. */
-export async function startSiteProcess(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; port: number }): Promise<RunningSite> {
+export async function startSiteProcess(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; port: number },
+): Promise<RunningSite> {
   // Its own process group, so stopping it also stops what it started (`npm start` runs the server under sh).
   const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   let output = ''

@@ -21,9 +21,33 @@ export async function startTlsFront(host: string, origin: string): Promise<TlsFr
   const dir = mkdtempSync(path.join(tmpdir(), 'tls-front-'))
   const keyFile = path.join(dir, 'key.pem')
   const certFile = path.join(dir, 'cert.pem')
-  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', `/CN=${host}`, '-addext', `subjectAltName=DNS:${host}`], { encoding: 'utf8' })
+  const made = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${host}`,
+      '-addext',
+      `subjectAltName=DNS:${host}`,
+    ],
+    { encoding: 'utf8' },
+  )
   if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`)
-  const spki = spawnSync('sh', ['-c', `openssl x509 -in ${certFile} -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64`], { encoding: 'utf8' })
+  const spki = spawnSync(
+    'sh',
+    ['-c', `openssl x509 -in ${certFile} -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64`],
+    { encoding: 'utf8' },
+  )
   if (spki.status !== 0) throw new Error(`openssl could not hash the certificate's key: ${spki.stderr}`)
   const target = new URL(origin)
   const server: Server = createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (incoming, outgoing) => {
@@ -42,7 +66,11 @@ export async function startTlsFront(host: string, origin: string): Promise<TlsFr
   rmSync(dir, { recursive: true, force: true })
   return {
     port,
-    chromeFlags: [`--host-resolver-rules="MAP ${host} 127.0.0.1:${port}"`, `--ignore-certificate-errors-spki-list=${spki.stdout.trim()}`, '--ignore-certificate-errors'],
+    chromeFlags: [
+      `--host-resolver-rules="MAP ${host} 127.0.0.1:${port}"`,
+      `--ignore-certificate-errors-spki-list=${spki.stdout.trim()}`,
+      '--ignore-certificate-errors',
+    ],
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }

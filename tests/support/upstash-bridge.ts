@@ -60,7 +60,8 @@ export async function startUpstashBridge(options: { redisPort: number; token?: s
   const counts: Record<string, number> = {}
   const requests: Record<string, number> = {}
 
-  const toArgs = (command: Command): Array<string | Buffer | number> => command.map((part) => (typeof part === 'string' || typeof part === 'number' ? part : JSON.stringify(part)))
+  const toArgs = (command: Command): Array<string | Buffer | number> =>
+    command.map((part) => (typeof part === 'string' || typeof part === 'number' ? part : JSON.stringify(part)))
 
   /** Rewrites a command for Redis 7.0 (script flags) and records what it did. */
   const prepare = (command: Command): [string, Array<string | Buffer | number>] => {

@@ -88,7 +88,9 @@ export class VercelOutput {
       bytes += statSync(path.join(projectDir, source)).size
       files++
       if (!/\.next\/server\/chunks\/.*\.js$/.test(target)) continue
-      const digest = createHash('sha256').update(readFileSync(path.join(projectDir, source))).digest('hex')
+      const digest = createHash('sha256')
+        .update(readFileSync(path.join(projectDir, source)))
+        .digest('hex')
       const first = chunks.get(digest)
       if (first) duplicateChunks.push(`${target} = ${first}`)
       else chunks.set(digest, target)
@@ -109,9 +111,17 @@ export interface RunningFunction {
  * Copies a function's files into a fresh directory and serves its launcher on a loopback port with
  * the deployment's environment; resolves once `readyPath` answers.
  */
-export async function runVercelFunction(functionDir: string, projectDir: string, env: Record<string, string>, readyPath: string): Promise<RunningFunction> {
+export async function runVercelFunction(
+  functionDir: string,
+  projectDir: string,
+  env: Record<string, string>,
+  readyPath: string,
+): Promise<RunningFunction> {
   const root = mkdtempSync(path.join(tmpdir(), 'vercel-func-'))
-  const config = JSON.parse(readFileSync(path.join(functionDir, '.vc-config.json'), 'utf8')) as { handler: string; filePathMap?: Record<string, string> }
+  const config = JSON.parse(readFileSync(path.join(functionDir, '.vc-config.json'), 'utf8')) as {
+    handler: string
+    filePathMap?: Record<string, string>
+  }
   cpSync(functionDir, root, { recursive: true })
   for (const [target, source] of Object.entries(config.filePathMap ?? {})) {
     mkdirSync(path.dirname(path.join(root, target)), { recursive: true })
@@ -125,7 +135,11 @@ export async function runVercelFunction(functionDir: string, projectDir: string,
   )
   const port = await freePort()
   const started = performance.now()
-  const child = spawn(process.execPath, [server], { cwd: root, env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [server], {
+    cwd: root,
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))

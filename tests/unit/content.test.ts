@@ -33,28 +33,108 @@ describe('content/', () => {
   })
 
   it.each([
-    ['content/pages/pricing.md', (s: string) => s.replace('priceMonthlyUsd: 12', 'priceMonthlyUsd: twelve'), 'content/pages/pricing.md:18: plan "Team" › priceMonthlyUsd: expected a number, got "twelve"'],
-    ['content/pages/pricing.md', (s: string) => s.replace('    cta: contact\n', '    cta: call-us\n'), 'content/pages/pricing.md:36: plan "Programme" › cta: expected one of signup, contact, got "call-us"'],
-    ['content/pages/pricing.md', (s: string) => s.replace('    name: Team\n', ''), 'content/pages/pricing.md:16: plan "team" › name: missing; expected text'],
-    ['content/pages/pricing.md', (s: string) => s.replace('id: programme', 'id: team'), 'content/pages/pricing.md:27: plan "Programme" › id: "team" is already the id of another plan; plan ids must be unique'],
-    ['content/pages/pricing.md', (s: string) => s.replace('      - Unlimited goals', `      - ${'x'.repeat(130)}`), 'content/pages/pricing.md:22: plan "Team" › feature 1: at most 120 characters (this has 130)'],
-    ['content/pages/pricing.md', (s: string) => s.replace('    ctaLabel: Start a team\n', '    ctaLabel: Start a team\n    colour: blue\n'), 'content/pages/pricing.md:27: plan "Team" › colour: unknown field; expected one of id, name, priceMonthlyUsd, priceNote, summary, features, cta, ctaLabel'],
-    ['content/pages/pricing.md', (s: string) => s.replace('    cta: contact', '   cta: contact'), 'content/pages/pricing.md:36: invalid YAML: Sequence item without - indicator'],
-    ['content/pages/contact.md', (s: string) => s.replace('email: hello@cadence.example', 'email: hello'), 'content/pages/contact.md:4: email: expected an email address, got "hello"'],
-    ['content/resources/agent-boundaries.md', (s: string) => s.replace('id: agent-boundaries', 'id: product-overview'), 'content/resources/agent-boundaries.md:2: id: expected "agent-boundaries" (the file name), got "product-overview"'],
+    [
+      'content/pages/pricing.md',
+      (s: string) => s.replace('priceMonthlyUsd: 12', 'priceMonthlyUsd: twelve'),
+      'content/pages/pricing.md:18: plan "Team" › priceMonthlyUsd: expected a number, got "twelve"',
+    ],
+    [
+      'content/pages/pricing.md',
+      (s: string) => s.replace('    cta: contact\n', '    cta: call-us\n'),
+      'content/pages/pricing.md:36: plan "Programme" › cta: expected one of signup, contact, got "call-us"',
+    ],
+    [
+      'content/pages/pricing.md',
+      (s: string) => s.replace('    name: Team\n', ''),
+      'content/pages/pricing.md:16: plan "team" › name: missing; expected text',
+    ],
+    [
+      'content/pages/pricing.md',
+      (s: string) => s.replace('id: programme', 'id: team'),
+      'content/pages/pricing.md:27: plan "Programme" › id: "team" is already the id of another plan; plan ids must be unique',
+    ],
+    [
+      'content/pages/pricing.md',
+      (s: string) => s.replace('      - Unlimited goals', `      - ${'x'.repeat(130)}`),
+      'content/pages/pricing.md:22: plan "Team" › feature 1: at most 120 characters (this has 130)',
+    ],
+    [
+      'content/pages/pricing.md',
+      (s: string) => s.replace('    ctaLabel: Start a team\n', '    ctaLabel: Start a team\n    colour: blue\n'),
+      'content/pages/pricing.md:27: plan "Team" › colour: unknown field; expected one of id, name, priceMonthlyUsd, priceNote, summary, features, cta, ctaLabel',
+    ],
+    [
+      'content/pages/pricing.md',
+      (s: string) => s.replace('    cta: contact', '   cta: contact'),
+      'content/pages/pricing.md:36: invalid YAML: Sequence item without - indicator',
+    ],
+    [
+      'content/pages/contact.md',
+      (s: string) => s.replace('email: hello@cadence.example', 'email: hello'),
+      'content/pages/contact.md:4: email: expected an email address, got "hello"',
+    ],
+    [
+      'content/resources/agent-boundaries.md',
+      (s: string) => s.replace('id: agent-boundaries', 'id: product-overview'),
+      'content/resources/agent-boundaries.md:2: id: expected "agent-boundaries" (the file name), got "product-overview"',
+    ],
     ['content/home.md', (s: string) => s.replace(/^tagline: .*\n/m, ''), 'content/home.md: tagline: missing; expected text'],
-    ['content/home.md', (s: string) => s.replace(/^title: /m, 'titel: '), 'content/home.md: title: missing; expected text\ncontent/home.md:2: titel: unknown field; expected one of title, description, tagline, startLabel, pricingLabel, loop'],
-    ['content/developers.md', (s: string) => s.replace('{{base_url}}/openapi.json', '{{baseurl}}/openapi.json'), `content/developers.md:12: unknown placeholder "{{baseurl}}"; expected one of {{base_url}}, {{app_url}}, {{service}}, ${Object.keys(CONTRACT_PLACEHOLDERS).map((name) => `{{${name}}}`).join(', ')}`],
+    [
+      'content/home.md',
+      (s: string) => s.replace(/^title: /m, 'titel: '),
+      'content/home.md: title: missing; expected text\ncontent/home.md:2: titel: unknown field; expected one of title, description, tagline, startLabel, pricingLabel, loop',
+    ],
+    [
+      'content/developers.md',
+      (s: string) => s.replace('{{base_url}}/openapi.json', '{{baseurl}}/openapi.json'),
+      `content/developers.md:12: unknown placeholder "{{baseurl}}"; expected one of {{base_url}}, {{app_url}}, {{service}}, ${Object.keys(
+        CONTRACT_PLACEHOLDERS,
+      )
+        .map((name) => `{{${name}}}`)
+        .join(', ')}`,
+    ],
     // A contract number written by hand where the contract has another is an error at its line.
-    ['content/resources/agent-boundaries.md', (s: string) => s.replace('{{quota_capacity}} requests at once', '100 requests at once'), 'content/resources/agent-boundaries.md:49: "100 requests at once" says 100 where the contract has 150; write {{quota_capacity}}'],
-    ['content/developers.md', (s: string) => s.replace('`RateLimit-Policy: {{quota_policy}}`', '`RateLimit-Policy: "public-agent-rest";q=100;w=60`'), 'content/developers.md:108: "RateLimit-Policy: "public-agent-rest";q=100;w=60" says "public-agent-rest";q=100;w=60 where the contract has "public-agent-rest";q=120;w=60;burst=30; write {{quota_policy}}'],
-    ['content/developers.md', (s: string) => s.replace('{{mcp_code_rate_limited}}', '-31430'), 'content/developers.md:75: -31430 is not an error code of this server; write one of -31000, -31405, -31413, -31415, -31429, -31503 by its placeholder'],
-    ['content/resources/developer-resources.md', (s: string) => s.replace('{{mcp_legacy_protocol_versions}}', '`2025-11-25` and `2024-11-05`'), 'content/resources/developer-resources.md:37: `2024-11-05` is neither the contract version nor an MCP protocol version; write {{contract_version}} or {{mcp_protocol_version}}'],
-    ['content/developers.md', (s: string) => s.replace('refilled at\n{{quota_refill_per_second}} per second', 'refilled at\n3 per second'), 'content/developers.md:104: "3 per second" says 3 where the contract has 2; write {{quota_refill_per_second}}'],
-    ['content/pages/login.md', (s: string) => s.replace(/^---\n/, ''), 'content/pages/login.md:1: expected the file to start with a "---" line, YAML fields, and a closing "---" line'],
+    [
+      'content/resources/agent-boundaries.md',
+      (s: string) => s.replace('{{quota_capacity}} requests at once', '100 requests at once'),
+      'content/resources/agent-boundaries.md:49: "100 requests at once" says 100 where the contract has 150; write {{quota_capacity}}',
+    ],
+    [
+      'content/developers.md',
+      (s: string) => s.replace('`RateLimit-Policy: {{quota_policy}}`', '`RateLimit-Policy: "public-agent-rest";q=100;w=60`'),
+      'content/developers.md:108: "RateLimit-Policy: "public-agent-rest";q=100;w=60" says "public-agent-rest";q=100;w=60 where the contract has "public-agent-rest";q=120;w=60;burst=30; write {{quota_policy}}',
+    ],
+    [
+      'content/developers.md',
+      (s: string) => s.replace('{{mcp_code_rate_limited}}', '-31430'),
+      'content/developers.md:75: -31430 is not an error code of this server; write one of -31000, -31405, -31413, -31415, -31429, -31503 by its placeholder',
+    ],
+    [
+      'content/resources/developer-resources.md',
+      (s: string) => s.replace('{{mcp_legacy_protocol_versions}}', '`2025-11-25` and `2024-11-05`'),
+      'content/resources/developer-resources.md:37: `2024-11-05` is neither the contract version nor an MCP protocol version; write {{contract_version}} or {{mcp_protocol_version}}',
+    ],
+    [
+      'content/developers.md',
+      (s: string) => s.replace('refilled at\n{{quota_refill_per_second}} per second', 'refilled at\n3 per second'),
+      'content/developers.md:104: "3 per second" says 3 where the contract has 2; write {{quota_refill_per_second}}',
+    ],
+    [
+      'content/pages/login.md',
+      (s: string) => s.replace(/^---\n/, ''),
+      'content/pages/login.md:1: expected the file to start with a "---" line, YAML fields, and a closing "---" line',
+    ],
     // The parser notices an unclosed bracket or quote a line later; the error names the line it opened on.
-    ['content/pages/login.md', (s: string) => s.replace('title: Log in', 'title: [Log in'), 'content/pages/login.md:2: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]'],
-    ['content/pages/login.md', (s: string) => s.replace('title: Log in', 'title: "Log in'), 'content/pages/login.md:2: invalid YAML: Missing closing "quote'],
+    [
+      'content/pages/login.md',
+      (s: string) => s.replace('title: Log in', 'title: [Log in'),
+      'content/pages/login.md:2: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    ],
+    [
+      'content/pages/login.md',
+      (s: string) => s.replace('title: Log in', 'title: "Log in'),
+      'content/pages/login.md:2: invalid YAML: Missing closing "quote',
+    ],
   ])('a wrong edit of %s names the file, the line, the field and what is expected', (file, change, message) => {
     const root = copyOfContent()
     edit(root, file, change)
@@ -86,7 +166,9 @@ describe('content/', () => {
   it('parses frontmatter strictly and keeps the body', () => {
     const file = parseContentFile('x.md', '---\nid: agent-boundaries\nname: N\ndescription: D\n---\n# Body\n', ResourceFrontmatterSchema)
     expect(file).toEqual({ file: 'x.md', data: { id: 'agent-boundaries', name: 'N', description: 'D' }, body: '# Body\n' })
-    expect(() => parseContentFile('x.md', '---\nid: agent-boundaries\nname: N\ndescription: D\n---\n   \n', ResourceFrontmatterSchema)).toThrow('x.md:6: expected Markdown text after the closing "---" line')
+    expect(() => parseContentFile('x.md', '---\nid: agent-boundaries\nname: N\ndescription: D\n---\n   \n', ResourceFrontmatterSchema)).toThrow(
+      'x.md:6: expected Markdown text after the closing "---" line',
+    )
   })
 
   it('rejects duplicate plan ids at the second plan', () => {
@@ -106,7 +188,11 @@ describe('content/', () => {
   })
 
   it('the repository content states no contract number by hand', () => {
-    const bodies = ['content/developers.md', 'content/home.md', ...['product-overview', 'developer-resources', 'agent-boundaries'].map((id) => `content/resources/${id}.md`)]
+    const bodies = [
+      'content/developers.md',
+      'content/home.md',
+      ...['product-overview', 'developer-resources', 'agent-boundaries'].map((id) => `content/resources/${id}.md`),
+    ]
     for (const file of bodies) {
       const source = readFileSync(path.join(projectRoot, file), 'utf8')
       expect(source, file).not.toMatch(/(?<![\w{-])(?:-31\d{3}|150|120|270|3600000|300000)(?![\w}])|`20\d\d-\d\d-\d\d`/)

@@ -47,7 +47,9 @@ describe('OpenAPI builder', () => {
 
 describe('robots.txt and sitemap', () => {
   it('a preview disallows everything and names no sitemap', () => {
-    expect(buildRobotsTxt(siteFor({ VERCEL_ENV: 'preview', VERCEL_URL: 'p.vercel.app' }))).toBe('# Preview deployment: not for indexing.\nUser-agent: *\nDisallow: /\n')
+    expect(buildRobotsTxt(siteFor({ VERCEL_ENV: 'preview', VERCEL_URL: 'p.vercel.app' }))).toBe(
+      '# Preview deployment: not for indexing.\nUser-agent: *\nDisallow: /\n',
+    )
   })
 
   it('lists absolute locations under the base URL', () => {

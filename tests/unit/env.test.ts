@@ -53,12 +53,17 @@ describe('parseConfig', () => {
   })
 
   it('reads Upstash or Vercel KV credentials, and refuses half of a pair', () => {
-    expect(parseConfig({ UPSTASH_REDIS_REST_URL: 'https://u.example', UPSTASH_REDIS_REST_TOKEN: 't' }).upstash).toEqual({ url: 'https://u.example', token: 't' })
+    expect(parseConfig({ UPSTASH_REDIS_REST_URL: 'https://u.example', UPSTASH_REDIS_REST_TOKEN: 't' }).upstash).toEqual({
+      url: 'https://u.example',
+      token: 't',
+    })
     expect(parseConfig({ KV_REST_API_URL: 'https://k.example', KV_REST_API_TOKEN: 'k' }).upstash).toEqual({ url: 'https://k.example', token: 'k' })
     expect(errorOf({ UPSTASH_REDIS_REST_URL: 'https://u.example' }).message).toBe(
       'Invalid setting UPSTASH_REDIS_REST_TOKEN: set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither',
     )
-    expect(errorOf({ KV_REST_API_TOKEN: 't' }).message).toBe('Invalid setting KV_REST_API_URL: set both KV_REST_API_URL and KV_REST_API_TOKEN, or neither')
+    expect(errorOf({ KV_REST_API_TOKEN: 't' }).message).toBe(
+      'Invalid setting KV_REST_API_URL: set both KV_REST_API_URL and KV_REST_API_TOKEN, or neither',
+    )
   })
 
   it.each([
@@ -83,23 +88,47 @@ describe('parseConfig', () => {
   })
 
   it('parses comma-separated lists', () => {
-    expect(parseConfig({ MCP_ALLOWED_ORIGINS: ' https://a.example , https://b.example,' }).mcpAllowedOrigins).toEqual(['https://a.example', 'https://b.example'])
+    expect(parseConfig({ MCP_ALLOWED_ORIGINS: ' https://a.example , https://b.example,' }).mcpAllowedOrigins).toEqual([
+      'https://a.example',
+      'https://b.example',
+    ])
   })
 
   it('counts an empty or blank value as unset', () => {
-    const config = parseConfig({ PORT: '', HOST: ' ', DISABLED_RETRY_AFTER_SECONDS: '', PUBLIC_AGENT_ACCESS: '  ', BASE_URL: '', APP_URL: '', REDIS_TIMEOUT_MS: '' })
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 3000, baseUrl: 'http://localhost:3000', disabledRetryAfterSeconds: 300, publicAgentAccessDefault: true, redisTimeoutMs: 500 })
+    const config = parseConfig({
+      PORT: '',
+      HOST: ' ',
+      DISABLED_RETRY_AFTER_SECONDS: '',
+      PUBLIC_AGENT_ACCESS: '  ',
+      BASE_URL: '',
+      APP_URL: '',
+      REDIS_TIMEOUT_MS: '',
+    })
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      baseUrl: 'http://localhost:3000',
+      disabledRetryAfterSeconds: 300,
+      publicAgentAccessDefault: true,
+      redisTimeoutMs: 500,
+    })
   })
 
   it.each([
     [{ PORT: 'abc' }, 'Invalid setting PORT: expected a port number from 1 to 65535, got "abc"'],
     [{ PORT: '0' }, 'Invalid setting PORT: expected a port number from 1 to 65535, got "0"'],
     [{ PORT: '3000.5' }, 'Invalid setting PORT: expected a port number from 1 to 65535, got "3000.5"'],
-    [{ DISABLED_RETRY_AFTER_SECONDS: '-1' }, 'Invalid setting DISABLED_RETRY_AFTER_SECONDS: expected a whole number of seconds from 1 to 86400, got "-1"'],
+    [
+      { DISABLED_RETRY_AFTER_SECONDS: '-1' },
+      'Invalid setting DISABLED_RETRY_AFTER_SECONDS: expected a whole number of seconds from 1 to 86400, got "-1"',
+    ],
     [{ REDIS_TIMEOUT_MS: '10' }, 'Invalid setting REDIS_TIMEOUT_MS: expected a whole number of milliseconds from 50 to 5000, got "10"'],
     [{ PUBLIC_AGENT_ACCESS: 'maybe' }, 'Invalid setting PUBLIC_AGENT_ACCESS: expected true or false (or 1/0, yes/no, on/off), got "maybe"'],
     [{ APP_URL: 'app.example' }, 'Invalid setting APP_URL: expected an http(s) URL such as https://app.cadence.example, got "app.example"'],
-    [{ BASE_URL: 'https://agents.example.com/api' }, 'Invalid setting BASE_URL: expected a bare origin (scheme and host, no path, query or credentials) such as https://agents.example.com, got "https://agents.example.com/api"'],
+    [
+      { BASE_URL: 'https://agents.example.com/api' },
+      'Invalid setting BASE_URL: expected a bare origin (scheme and host, no path, query or credentials) such as https://agents.example.com, got "https://agents.example.com/api"',
+    ],
   ])('explains %o in one line naming the variable and what is expected', (env, message) => {
     expect(errorOf(env).message).toBe(message)
   })

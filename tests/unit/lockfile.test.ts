@@ -9,7 +9,9 @@ describe('package-lock.json', () => {
       packages: Record<string, { optionalDependencies?: Record<string, string> }>
     }
     const missing = Object.entries(lock.packages).flatMap(([key, entry]) =>
-      Object.keys(entry.optionalDependencies ?? {}).filter((name) => !lock.packages[`node_modules/${name}`] && !lock.packages[`${key}/node_modules/${name}`]),
+      Object.keys(entry.optionalDependencies ?? {}).filter(
+        (name) => !lock.packages[`node_modules/${name}`] && !lock.packages[`${key}/node_modules/${name}`],
+      ),
     )
     expect(Object.keys(lock.packages['node_modules/next']?.optionalDependencies ?? {}).length).toBeGreaterThan(0)
     expect(missing, 'run `npm run complete-lockfile` after `npm install`').toEqual([])

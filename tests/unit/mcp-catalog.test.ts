@@ -17,7 +17,12 @@ const validator = new AjvJsonSchemaValidator()
 const toolOperations = AGENT_OPERATIONS.filter((operation) => operation.mcpTool !== null)
 /** The contract schema as JSON Schema, with `additionalProperties: true` (not `{}`) wherever extras are allowed. */
 const jsonSchema = (schema: z.ZodType) =>
-  JSON.parse(JSON.stringify(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' })).replaceAll('"additionalProperties":{}', '"additionalProperties":true'))
+  JSON.parse(
+    JSON.stringify(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' })).replaceAll(
+      '"additionalProperties":{}',
+      '"additionalProperties":true',
+    ),
+  )
 
 describe('MCP tools derived from AGENT_OPERATIONS', () => {
   it('lists one tool per operation with an mcpTool, in table order', () => {
@@ -83,7 +88,12 @@ describe('MCP tools derived from AGENT_OPERATIONS', () => {
     })
     expect(mcp.tools.get('service.list_public_resources')?.call({ page: 2 })).toMatchObject({
       isError: true,
-      content: [{ type: 'text', text: 'Invalid arguments for service.list_public_resources: unexpected "page". Its input schema lists every accepted argument.' }],
+      content: [
+        {
+          type: 'text',
+          text: 'Invalid arguments for service.list_public_resources: unexpected "page". Its input schema lists every accepted argument.',
+        },
+      ],
     })
   })
 })

@@ -23,7 +23,12 @@ describe('application error codes', () => {
 describe('error answers built at the edge', () => {
   it('405 carries Allow: POST and mcp_method_not_allowed', () => {
     const answer = methodNotAllowed('GET')
-    expect(answer).toMatchObject({ status: 405, id: null, headers: [['Allow', 'POST']], error: { code: -31405, data: { code: 'mcp_method_not_allowed' } } })
+    expect(answer).toMatchObject({
+      status: 405,
+      id: null,
+      headers: [['Allow', 'POST']],
+      error: { code: -31405, data: { code: 'mcp_method_not_allowed' } },
+    })
     expect(answer.error.data?.detail).toMatch(/^GET is not served/)
   })
 
@@ -41,7 +46,11 @@ describe('error answers built at the edge', () => {
   })
 
   it('-32022 lists all four supported versions and echoes the requested one', () => {
-    expect(unsupportedProtocolVersion(3, '2024-11-05')).toMatchObject({ status: 400, id: 3, error: { code: -32022, data: { supported: SUPPORTED, requested: '2024-11-05' } } })
+    expect(unsupportedProtocolVersion(3, '2024-11-05')).toMatchObject({
+      status: 400,
+      id: 3,
+      error: { code: -32022, data: { supported: SUPPORTED, requested: '2024-11-05' } },
+    })
   })
 
   it('transport refusals have no id', () => {
@@ -52,7 +61,15 @@ describe('error answers built at the edge', () => {
   })
 
   it('every answer has a detail and a resolution', () => {
-    const answers = [methodNotAllowed('PUT'), refused('public_agent_access_disabled', null, 1), refused('rate_limit_exceeded', null, 1), forbiddenOrigin('x'), bodyTooLarge(), unsupportedMediaType(null), parseError()]
+    const answers = [
+      methodNotAllowed('PUT'),
+      refused('public_agent_access_disabled', null, 1),
+      refused('rate_limit_exceeded', null, 1),
+      forbiddenOrigin('x'),
+      bodyTooLarge(),
+      unsupportedMediaType(null),
+      parseError(),
+    ]
     for (const answer of answers) {
       expect(typeof answer.error.data?.detail).toBe('string')
       expect(typeof answer.error.data?.resolution).toBe('string')
@@ -67,11 +84,15 @@ describe('invalid params of a request, from the issues of the SDK schema of its 
       { path: [{ key: 'params' }, { key: 'cursor' }], message: 'Invalid input: expected string, received number' },
       { message: 'Invalid input' },
     ])
-    const summary = 'params.uri: Invalid input: expected string, received undefined; params.cursor: Invalid input: expected string, received number; Invalid input'
+    const summary =
+      'params.uri: Invalid input: expected string, received undefined; params.cursor: Invalid input: expected string, received number; Invalid input'
     expect({ code: error.code, message: error.message, data: error.data }).toEqual({
       code: -32602,
       message: `Invalid params: ${summary}`,
-      data: { detail: `Invalid params: ${summary}`, resolution: 'Correct the params the message names and retry; tools/list gives the input schema of every tool.' },
+      data: {
+        detail: `Invalid params: ${summary}`,
+        resolution: 'Correct the params the message names and retry; tools/list gives the input schema of every tool.',
+      },
     })
   })
 })
@@ -79,7 +100,12 @@ describe('invalid params of a request, from the issues of the SDK schema of its 
 describe('the mapping of the SDK error answers onto the decisions table', () => {
   it('answers the SDK 405 with -31405, mcp_method_not_allowed and Allow: POST, naming the method', () => {
     const answer = fromSdkError(405, { code: -32000, message: 'Method not allowed.' }, 'TRACE', null, null)
-    expect(answer).toMatchObject({ status: 405, id: null, headers: [['Allow', 'POST']], error: { code: -31405, data: { code: 'mcp_method_not_allowed' } } })
+    expect(answer).toMatchObject({
+      status: 405,
+      id: null,
+      headers: [['Allow', 'POST']],
+      error: { code: -31405, data: { code: 'mcp_method_not_allowed' } },
+    })
     expect(answer.error.data?.detail).toMatch(/^TRACE is not served on the MCP endpoint\./)
   })
 
@@ -90,12 +116,26 @@ describe('the mapping of the SDK error answers onto the decisions table', () => 
 
   it('lists every supported version in -32022 and keeps the requested one', () => {
     const sdk = { code: -32022, message: 'Unsupported protocol version: 2099-01-01', data: { supported: ['2026-07-28'], requested: '2099-01-01' } }
-    expect(fromSdkError(400, sdk, 'POST', 'tools/list', 'r')).toMatchObject({ status: 400, id: 'r', error: { code: -32022, data: { supported: SUPPORTED, requested: '2099-01-01' } } })
+    expect(fromSdkError(400, sdk, 'POST', 'tools/list', 'r')).toMatchObject({
+      status: 400,
+      id: 'r',
+      error: { code: -32022, data: { supported: SUPPORTED, requested: '2099-01-01' } },
+    })
   })
 
   it('adds mcp_header_mismatch to -32020 and to the 400 -32602 of a malformed envelope, keeping the SDK data', () => {
-    const mismatch = fromSdkError(400, { code: -32020, message: 'Bad Request: the request headers and body disagree', data: { mismatch: { header: 'x', body: 'y' } } }, 'POST', 'tools/list', 1)
-    expect(mismatch.error.data).toMatchObject({ code: 'mcp_header_mismatch', mismatch: { header: 'x', body: 'y' }, detail: 'Bad Request: the request headers and body disagree' })
+    const mismatch = fromSdkError(
+      400,
+      { code: -32020, message: 'Bad Request: the request headers and body disagree', data: { mismatch: { header: 'x', body: 'y' } } },
+      'POST',
+      'tools/list',
+      1,
+    )
+    expect(mismatch.error.data).toMatchObject({
+      code: 'mcp_header_mismatch',
+      mismatch: { header: 'x', body: 'y' },
+      detail: 'Bad Request: the request headers and body disagree',
+    })
     const envelope = fromSdkError(400, { code: -32602, message: 'Invalid _meta envelope' }, 'POST', 'tools/list', 1)
     expect(envelope.error.data).toMatchObject({ code: 'mcp_header_mismatch', detail: 'Invalid _meta envelope' })
     expect(fromSdkError(200, { code: -32602, message: 'Invalid params' }, 'POST', 'tools/list', 1).error.data?.code).toBeUndefined()

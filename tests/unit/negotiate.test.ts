@@ -48,9 +48,7 @@ describe('parseAccept', () => {
       'text/h(tml',
     ]
     for (const range of malformed) {
-      expect(parseAccept(`${range}, text/markdown;q=0.4`), range).toEqual([
-        { type: 'text', subtype: 'markdown', params: {}, q: 0.4, index: 0 },
-      ])
+      expect(parseAccept(`${range}, text/markdown;q=0.4`), range).toEqual([{ type: 'text', subtype: 'markdown', params: {}, q: 0.4, index: 0 }])
     }
   })
 

@@ -86,7 +86,10 @@ describe('page headers', () => {
   it('are the same list for a page and its twin, with the Markdown alternate and llms.txt', () => {
     expect(pageHeaders(site, 'contact')).toEqual([
       ['Vary', 'Accept'],
-      ['Link', `<${BASE}/contact.md>; rel="alternate"; type="text/markdown", <${BASE}/llms.txt>; rel="describedby"; type="text/plain", <${BASE}/.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json", <${BASE}/contact>; rel="canonical"`],
+      [
+        'Link',
+        `<${BASE}/contact.md>; rel="alternate"; type="text/markdown", <${BASE}/llms.txt>; rel="describedby"; type="text/plain", <${BASE}/.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json", <${BASE}/contact>; rel="canonical"`,
+      ],
       ['Cache-Control', 'public, max-age=0, must-revalidate, s-maxage=86400'],
     ])
   })
@@ -114,7 +117,7 @@ describe('navigation', () => {
 })
 
 describe('the build record', () => {
-  it('says nothing when the settings and content are the build\'s', () => {
+  it("says nothing when the settings and content are the build's", () => {
     expect(describeBuildMismatch(buildRecordOf(site), buildRecordOf(site))).toBeNull()
   })
 

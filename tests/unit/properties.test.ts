@@ -86,7 +86,18 @@ describe('Accept negotiation (lib/http/negotiate.ts)', () => {
 })
 
 const methodArb = fc.oneof(
-  fc.constantFrom('server/discover', 'resources/list', 'resources/read', 'tools/list', 'tools/call', 'initialize', 'ping', 'notifications/initialized', 'subscriptions/listen', '__proto__'),
+  fc.constantFrom(
+    'server/discover',
+    'resources/list',
+    'resources/read',
+    'tools/list',
+    'tools/call',
+    'initialize',
+    'ping',
+    'notifications/initialized',
+    'subscriptions/listen',
+    '__proto__',
+  ),
   fc.string({ maxLength: 20 }),
 )
 const versionArb = fc.constantFrom(...MCP_SUPPORTED_PROTOCOL_VERSIONS, '2024-11-05', 'garbage', '')
@@ -107,15 +118,26 @@ const messageArb = fc.record(
     id: fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.double(), fc.constant(null), fc.jsonValue()),
     method: methodArb,
     params: fc.oneof(
-      fc.record({ name: fc.string({ maxLength: 12 }), uri: fc.string({ maxLength: 12 }), arguments: fc.jsonValue(), _meta: metaArb }, { requiredKeys: [] }),
+      fc.record(
+        { name: fc.string({ maxLength: 12 }), uri: fc.string({ maxLength: 12 }), arguments: fc.jsonValue(), _meta: metaArb },
+        { requiredKeys: [] },
+      ),
       fc.jsonValue(),
     ),
   },
   { requiredKeys: [] },
 )
-const bodyArb = fc.oneof({ weight: 6, arbitrary: messageArb }, { weight: 1, arbitrary: fc.array(messageArb, { maxLength: 25 }) }, { weight: 1, arbitrary: fc.jsonValue() })
+const bodyArb = fc.oneof(
+  { weight: 6, arbitrary: messageArb },
+  { weight: 1, arbitrary: fc.array(messageArb, { maxLength: 25 }) },
+  { weight: 1, arbitrary: fc.jsonValue() },
+)
 const mirroredArb = fc.record(
-  { protocolVersion: fc.oneof(versionArb, headerText), method: fc.oneof(methodArb, headerText), name: fc.oneof(fc.string({ maxLength: 12 }), headerText) },
+  {
+    protocolVersion: fc.oneof(versionArb, headerText),
+    method: fc.oneof(methodArb, headerText),
+    name: fc.oneof(fc.string({ maxLength: 12 }), headerText),
+  },
   { requiredKeys: [] },
 )
 
@@ -129,11 +151,17 @@ describe('the MCP endpoint (lib/mcp/handler.ts) over arbitrary bodies and mirror
   const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
   async function post(body: unknown, mirrored: { protocolVersion?: string; method?: string; name?: string }, accept?: string): Promise<Answer> {
     client++
-    const headers = new Headers({ host: '127.0.0.1:3000', 'content-type': 'application/json', 'x-forwarded-for': `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}` })
+    const headers = new Headers({
+      host: '127.0.0.1:3000',
+      'content-type': 'application/json',
+      'x-forwarded-for': `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}`,
+    })
     const named = { 'mcp-protocol-version': mirrored.protocolVersion, 'mcp-method': mirrored.method, 'mcp-name': mirrored.name, accept }
     // What an HTTP client can send at all: field values without controls.
     for (const [name, value] of Object.entries(named)) if (value !== undefined && FIELD_VALUE.test(value)) headers.set(name, value)
-    const response = await handleMcpRequest(new Request('http://127.0.0.1:3000/mcp', { method: 'POST', headers, body: JSON.stringify(body) ?? 'null' }))
+    const response = await handleMcpRequest(
+      new Request('http://127.0.0.1:3000/mcp', { method: 'POST', headers, body: JSON.stringify(body) ?? 'null' }),
+    )
     return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() }
   }
   const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
@@ -143,7 +171,10 @@ describe('the MCP endpoint (lib/mcp/handler.ts) over arbitrary bodies and mirror
       fc.asyncProperty(bodyArb, mirroredArb, async (rawBody, mirrored) => {
         const body = JSON.parse(JSON.stringify(rawBody) ?? 'null')
         const answer = await post(body, mirrored)
-        expect(mcpAnswerProblems({ body }, answer), `${JSON.stringify(mirrored)} ${JSON.stringify(body)?.slice(0, 300)} → ${answer.status} ${answer.body.slice(0, 300)}`).toEqual([])
+        expect(
+          mcpAnswerProblems({ body }, answer),
+          `${JSON.stringify(mirrored)} ${JSON.stringify(body)?.slice(0, 300)} → ${answer.status} ${answer.body.slice(0, 300)}`,
+        ).toEqual([])
       }),
       { numRuns: 2_000 },
     )
@@ -151,14 +182,23 @@ describe('the MCP endpoint (lib/mcp/handler.ts) over arbitrary bodies and mirror
 
   it('serves a well-formed 2026-07-28 request with agreeing headers, whatever its method and id: a result or an in-band error, or 404 -32601', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.stringMatching(/^[a-z]{1,10}(\/[a-z]{1,10})?$/), fc.oneof(fc.string({ maxLength: 10 }), fc.integer()), async (method, id) => {
-        fc.pre(method !== 'initialize' && !['tools/call', 'resources/read', 'prompts/get', 'tasks/get', 'tasks/update', 'tasks/cancel'].includes(method))
-        const answer = await post({ jsonrpc: '2.0', id, method, params: { _meta: envelope } }, { protocolVersion: '2026-07-28', method })
-        const payload = JSON.parse(answer.body)
-        expect(payload.id).toBe(id)
-        if (answer.status === 404) expect(payload.error.code).toBe(-32601)
-        else expect([answer.status, payload.error?.code ?? 'result']).toSatisfy(([status, code]) => status === 200 && ['result', -32601, -32602].includes(code))
-      }),
+      fc.asyncProperty(
+        fc.stringMatching(/^[a-z]{1,10}(\/[a-z]{1,10})?$/),
+        fc.oneof(fc.string({ maxLength: 10 }), fc.integer()),
+        async (method, id) => {
+          fc.pre(
+            method !== 'initialize' && !['tools/call', 'resources/read', 'prompts/get', 'tasks/get', 'tasks/update', 'tasks/cancel'].includes(method),
+          )
+          const answer = await post({ jsonrpc: '2.0', id, method, params: { _meta: envelope } }, { protocolVersion: '2026-07-28', method })
+          const payload = JSON.parse(answer.body)
+          expect(payload.id).toBe(id)
+          if (answer.status === 404) expect(payload.error.code).toBe(-32601)
+          else
+            expect([answer.status, payload.error?.code ?? 'result']).toSatisfy(
+              ([status, code]) => status === 200 && ['result', -32601, -32602].includes(code),
+            )
+        },
+      ),
       RUNS,
     )
   }, 60_000)
@@ -179,7 +219,10 @@ describe('the MCP endpoint (lib/mcp/handler.ts) over arbitrary bodies and mirror
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 40 }), async (uri) => {
         const name = `=?base64?${Buffer.from(uri, 'utf8').toString('base64')}?=`
-        const answer = await post({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri, _meta: envelope } }, { protocolVersion: '2026-07-28', method: 'resources/read', name })
+        const answer = await post(
+          { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri, _meta: envelope } },
+          { protocolVersion: '2026-07-28', method: 'resources/read', name },
+        )
         expect(answer.status).toBe(200)
         expect(JSON.parse(answer.body).error?.data?.code).toBe('agent_resource_not_found')
       }),
@@ -194,11 +237,18 @@ describe('client identity (lib/client-address.ts, lib/net/ip-address.ts)', () =>
 
   it('never throws for any forwarded chain, and answers an address or "unknown"', () => {
     fc.assert(
-      fc.property(fc.oneof(headerText, fc.array(fc.oneof(address, headerText), { maxLength: 5 }).map((a) => a.join(','))), fc.option(address, { nil: undefined }), (chain, peer) => {
-        const client = resolve(peer, chain)
-        expect(client === 'unknown' || canonicalIpAddress(client) === client).toBe(true)
-        expect(typeof quotaBucketKey(client)).toBe('string')
-      }),
+      fc.property(
+        fc.oneof(
+          headerText,
+          fc.array(fc.oneof(address, headerText), { maxLength: 5 }).map((a) => a.join(',')),
+        ),
+        fc.option(address, { nil: undefined }),
+        (chain, peer) => {
+          const client = resolve(peer, chain)
+          expect(client === 'unknown' || canonicalIpAddress(client) === client).toBe(true)
+          expect(typeof quotaBucketKey(client)).toBe('string')
+        },
+      ),
       RUNS,
     )
   })
@@ -218,12 +268,16 @@ describe('client identity (lib/client-address.ts, lib/net/ip-address.ts)', () =>
 
   it('every IPv6 address of a /64 shares one bucket', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 8, maxLength: 8 }), fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 4, maxLength: 4 }), (words, suffix) => {
-        fc.pre(!(words[0] === 0 && words[1] === 0 && words[2] === 0 && words[3] === 0))
-        const a = words.map((w) => w.toString(16)).join(':')
-        const b = [...words.slice(0, 4), ...suffix].map((w) => w.toString(16)).join(':')
-        expect(quotaBucketKey(a)).toBe(quotaBucketKey(b))
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 8, maxLength: 8 }),
+        fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 4, maxLength: 4 }),
+        (words, suffix) => {
+          fc.pre(!(words[0] === 0 && words[1] === 0 && words[2] === 0 && words[3] === 0))
+          const a = words.map((w) => w.toString(16)).join(':')
+          const b = [...words.slice(0, 4), ...suffix].map((w) => w.toString(16)).join(':')
+          expect(quotaBucketKey(a)).toBe(quotaBucketKey(b))
+        },
+      ),
       RUNS,
     )
   })
@@ -274,7 +328,13 @@ describe('the Node → Fetch request adapter (lib/http/node-adapter.ts)', () => 
     fc.assert(
       fc.property(
         fc.constantFrom(...methods),
-        fc.array(fc.tuple(fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/), fc.string({ unit: fc.integer({ min: 0, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 30 })), { maxLength: 8 }),
+        fc.array(
+          fc.tuple(
+            fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/),
+            fc.string({ unit: fc.integer({ min: 0, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 30 }),
+          ),
+          { maxLength: 8 },
+        ),
         fc.uint8Array({ maxLength: 64 }),
         (method, headers, body) => {
           const request = toWebRequest(nodeRequest(method, '/api/agent/v1/health?x=1', headers.flat()), 'http://127.0.0.1:3000', body)

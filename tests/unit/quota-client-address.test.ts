@@ -40,9 +40,12 @@ describe('CIDR ranges', () => {
     expect(parseCidr('::ffff:10.0.0.0/104')?.text).toBe('10.0.0.0/8')
   })
 
-  it.each(['10.0.0.0/33', '2001:db8::/129', '10.0.0.0/-1', '10.0.0.0/', 'loopback', '10.0.0.0/8/8', '[::1]', '10.0.0.0/ 8'])('rejects %j', (input) => {
-    expect(parseCidr(input)).toBeNull()
-  })
+  it.each(['10.0.0.0/33', '2001:db8::/129', '10.0.0.0/-1', '10.0.0.0/', 'loopback', '10.0.0.0/8/8', '[::1]', '10.0.0.0/ 8'])(
+    'rejects %j',
+    (input) => {
+      expect(parseCidr(input)).toBeNull()
+    },
+  )
 
   it('matches addresses inside the range only, IPv4 and IPv6 apart', () => {
     const v4 = parseCidr('192.168.0.0/16')!
@@ -153,7 +156,10 @@ describe('configuration of the quota and rollout', () => {
   })
 
   it('bounds REDIS_TIMEOUT_MS and checks REDIS_KEY_PREFIX', () => {
-    expect(parseConfig({ REDIS_TIMEOUT_MS: '250', REDIS_KEY_PREFIX: 'cadence:preview' })).toMatchObject({ redisTimeoutMs: 250, redisKeyPrefix: 'cadence:preview' })
+    expect(parseConfig({ REDIS_TIMEOUT_MS: '250', REDIS_KEY_PREFIX: 'cadence:preview' })).toMatchObject({
+      redisTimeoutMs: 250,
+      redisKeyPrefix: 'cadence:preview',
+    })
     expect(() => parseConfig({ REDIS_TIMEOUT_MS: '10' })).toThrow(/REDIS_TIMEOUT_MS/)
     expect(() => parseConfig({ REDIS_KEY_PREFIX: 'has space' })).toThrow(/REDIS_KEY_PREFIX/)
   })

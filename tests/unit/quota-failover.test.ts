@@ -95,10 +95,17 @@ describe('rollout state', () => {
     let shared: boolean | null = null
     let reads = 0
     const { lines, log } = recordingLog()
-    const state = new RolloutState({ fallback: true, read: async () => {
+    const state = new RolloutState({
+      fallback: true,
+      read: async () => {
         reads++
         return shared
-      }, log, now: clock.now, refreshMs: 2000, maxAgeMs: 4000 })
+      },
+      log,
+      now: clock.now,
+      refreshMs: 2000,
+      maxAgeMs: 4000,
+    })
     shared = false
     const first = state.current()
     expect(first).toBeInstanceOf(Promise)

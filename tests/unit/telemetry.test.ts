@@ -26,7 +26,11 @@ describe('Next telemetry', () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'telemetry-'))
     const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: cwd }
     delete env.NEXT_TELEMETRY_DISABLED
-    const direct = spawnSync(process.execPath, [path.join(projectRoot, 'node_modules/next/dist/bin/next'), 'telemetry', 'status'], { cwd, env, encoding: 'utf8' })
+    const direct = spawnSync(process.execPath, [path.join(projectRoot, 'node_modules/next/dist/bin/next'), 'telemetry', 'status'], {
+      cwd,
+      env,
+      encoding: 'utf8',
+    })
     expect(direct.stdout).toContain('Status: Enabled')
     const wrapped = spawnSync(process.execPath, [path.join(projectRoot, 'scripts/next.ts'), 'telemetry', 'status'], { cwd, env, encoding: 'utf8' })
     expect(wrapped.status).toBe(0)
