@@ -4,25 +4,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { failingAudits, runLighthouse } from '../support/lighthouse.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
-import { startTlsFront, type TlsFront } from '../support/tls-front.ts'
+import { serveAtBaseUrl, type SiteAtBaseUrl } from '../support/tls-front.ts'
 
-const BASE = 'https://agents.example.com'
-let site: RunningSite
-let front: TlsFront
+let served: SiteAtBaseUrl
 
 beforeAll(async () => {
-  site = await startSite()
-  front = await startTlsFront(new URL(BASE).hostname, site.origin)
+  served = await serveAtBaseUrl()
 }, 240_000)
 afterAll(async () => {
-  await front?.close()
-  await site?.stop()
+  await served?.stop()
 })
 
 describe.each(['/', '/pricing'])('Agentic Browsing on %s', (pagePath) => {
   it('passes every applicable audit, the AI Catalog schema audit among them', { timeout: 180_000 }, async () => {
-    const report = await runLighthouse(`${BASE}${pagePath}`, ['agentic-browsing'], front.chromeFlags)
+    const report = await runLighthouse(`${served.base}${pagePath}`, ['agentic-browsing'], served.chromeFlags)
     const audits = report.categories['agentic-browsing']?.auditRefs.map((ref) => report.audits[ref.id]) ?? []
     expect(audits.map((audit) => audit?.id)).toEqual(expect.arrayContaining(['ard-schema', 'llms-txt']))
     expect(report.audits['ard-schema']?.scoreDisplayMode).not.toBe('notApplicable')

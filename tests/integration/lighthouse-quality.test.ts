@@ -6,26 +6,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SITE_PAGES } from '../../lib/pages/site-pages.ts'
 import { failingAudits, runLighthouse, type LighthouseCategory } from '../support/lighthouse.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
-import { startTlsFront, type TlsFront } from '../support/tls-front.ts'
+import { serveAtBaseUrl, type SiteAtBaseUrl } from '../support/tls-front.ts'
 
-const BASE = 'https://agents.example.com'
 const CATEGORIES: LighthouseCategory[] = ['accessibility', 'best-practices', 'seo']
-let site: RunningSite
-let front: TlsFront
+let served: SiteAtBaseUrl
 
 beforeAll(async () => {
-  site = await startSite()
-  front = await startTlsFront(new URL(BASE).hostname, site.origin)
+  served = await serveAtBaseUrl()
 }, 240_000)
 afterAll(async () => {
-  await front?.close()
-  await site?.stop()
+  await served?.stop()
 })
 
 describe.each(SITE_PAGES.map((page) => page.path))('Lighthouse on %s', (pagePath) => {
   it('scores 100 in accessibility, best practices and SEO', { timeout: 180_000 }, async () => {
-    const report = await runLighthouse(`${BASE}${pagePath}`, CATEGORIES, front.chromeFlags)
+    const report = await runLighthouse(`${served.base}${pagePath}`, CATEGORIES, served.chromeFlags)
     for (const category of ['accessibility', 'best-practices'] as const) {
       expect({ category, failing: failingAudits(report, category) }).toEqual({ category, failing: [] })
       expect(report.categories[category]?.score, category).toBe(1)
@@ -35,7 +30,7 @@ describe.each(SITE_PAGES.map((page) => page.path))('Lighthouse on %s', (pagePath
     expect(failingAudits(report, 'seo')).toEqual(['robots-txt: robots.txt is not valid'])
     const robots = report.audits['robots-txt'] as unknown as { details: { items: Array<{ line: string; message: string }> } }
     expect(robots.details.items.map(({ line, message }) => ({ line, message }))).toEqual([
-      { line: `Agentmap: ${BASE}/.well-known/ai-catalog.json`, message: 'Unknown directive' },
+      { line: `Agentmap: ${served.base}/.well-known/ai-catalog.json`, message: 'Unknown directive' },
     ])
   })
 })

@@ -9,6 +9,8 @@ import { request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { SITE_BUILDS } from './site-build.ts'
+import { startSite } from './site-server.ts'
 
 export interface TlsFront {
   port: number
@@ -72,5 +74,27 @@ export async function startTlsFront(host: string, origin: string): Promise<TlsFr
       '--ignore-certificate-errors',
     ],
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+export interface SiteAtBaseUrl {
+  /** The build's https base URL, which Chromium given `chromeFlags` reaches. */
+  base: string
+  chromeFlags: string[]
+  stop: () => Promise<void>
+}
+
+/** The `test` build under npm start, behind a TLS front for its base URL's host: the site as visitors reach it. */
+export async function serveAtBaseUrl(): Promise<SiteAtBaseUrl> {
+  const base = SITE_BUILDS.test.BASE_URL
+  const site = await startSite()
+  const front = await startTlsFront(new URL(base).hostname, site.origin)
+  return {
+    base,
+    chromeFlags: front.chromeFlags,
+    stop: async () => {
+      await front.close()
+      await site.stop()
+    },
   }
 }
