@@ -13,15 +13,17 @@ export const REGISTRY_SERVER_SCHEMA = 'https://static.modelcontextprotocol.io/sc
 /** At most 100 characters: the server card draft and the registry both cap `description` there. */
 export const MCP_SERVER_DESCRIPTION = `Read-only ${PRODUCT_NAME} product, developer and agent-integration metadata. No auth.`
 
+/** What the server card and the registry entry both say about the server, as `server/discover` does. */
+function describedServer(site: Site) {
+  const { name, version, title } = buildMcpServerIdentity(site.config)
+  return { name, version, title, description: MCP_SERVER_DESCRIPTION, websiteUrl: site.urls.home }
+}
+
 export function buildServerCard(site: Site) {
-  const identity = buildMcpServerIdentity(site.config)
+  const server = describedServer(site)
   return {
     $schema: SERVER_CARD_SCHEMA,
-    name: identity.name,
-    version: identity.version,
-    title: identity.title,
-    description: MCP_SERVER_DESCRIPTION,
-    websiteUrl: site.urls.home,
+    ...server,
     remotes: [
       {
         type: 'streamable-http',
@@ -30,7 +32,7 @@ export function buildServerCard(site: Site) {
       },
     ],
     _meta: {
-      [`${identity.name.split('/')[0]}/access`]: { authenticationRequired: false, writesSupported: false },
+      [`${server.name.split('/')[0]}/access`]: { authenticationRequired: false, writesSupported: false },
     },
   }
 }
@@ -40,14 +42,9 @@ export function buildServerCard(site: Site) {
  * as a remote Streamable HTTP server, under the same name as the server card and `server/discover`.
  */
 export function buildMcpRegistryServer(site: Site) {
-  const identity = buildMcpServerIdentity(site.config)
   return {
     $schema: REGISTRY_SERVER_SCHEMA,
-    name: identity.name,
-    title: identity.title,
-    description: MCP_SERVER_DESCRIPTION,
-    version: identity.version,
-    websiteUrl: site.urls.home,
+    ...describedServer(site),
     remotes: [{ type: 'streamable-http', url: site.urls.mcp }],
   }
 }
