@@ -425,7 +425,10 @@ function validHomepage(ctx: CaseContext): SoakCase {
 
 function validPage(ctx: CaseContext): SoakCase {
   const r = ctx.random()
-  const path = r < 0.85 ? pick(ctx.random, ['/pricing', '/contact', '/login', '/developers']) : pick(ctx.random, ['/no-such-page', '/pricing/extra', '/developer'])
+  const path =
+    r < 0.85
+      ? pick(ctx.random, ['/pricing', '/contact', '/login', '/developers'])
+      : pick(ctx.random, ['/no-such-page', '/pricing/extra', '/developer'])
   const status = r < 0.85 ? 200 : 404
   const method = ctx.random() < 0.1 ? 'HEAD' : 'GET'
   return {
