@@ -3,6 +3,7 @@ import { writeBuildRecord } from './lib/build-record.ts'
 import { exitOnConfigError, loadEnvFiles } from './lib/env-files.ts'
 import type { HeaderList } from './lib/http/headers.ts'
 import { PAGE_SECURITY_HEADERS, RESOURCE_SECURITY_HEADERS, siteWideHeaders } from './lib/http/security-headers.ts'
+import { NOT_FOUND_PAGE_PATHS } from './lib/pages/page-csp.ts'
 import { pageHeaders } from './lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/pages/site-pages.ts'
 import { getSite } from './lib/site.ts'
@@ -48,7 +49,10 @@ const nextConfig: NextConfig = {
       { source: page.markdownPath, headers: list([...pageHeaders(site, page.key), ...RESOURCE_SECURITY_HEADERS]) },
     ])
     const siteWide = siteWideHeaders(site.config)
-    return [...pages, ...(siteWide.length > 0 ? [{ source: '/:path*', headers: list(siteWide) }] : [])]
+    // Paths that name no page get the 404 page: the page set here, its CSP after the build. First, so
+    // that the rules of the pages (same header names) come after it.
+    const notFound = { source: NOT_FOUND_PAGE_PATHS, headers: list(PAGE_SECURITY_HEADERS) }
+    return [notFound, ...pages, ...(siteWide.length > 0 ? [{ source: '/:path*', headers: list(siteWide) }] : [])]
   },
   async rewrites() {
     return {

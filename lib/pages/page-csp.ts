@@ -11,6 +11,16 @@ import { pageContentSecurityPolicy } from '../http/security-headers.ts'
 import type { Site } from '../site.ts'
 import { SITE_PAGES } from './site-pages.ts'
 
+/**
+ * The header rule of paths answered with the 404 page: page-shaped (no dot), outside the agent API,
+ * MCP, Next's files, the well-known documents, the problem pages and the twin route, which answer
+ * for themselves.
+ */
+export const NOT_FOUND_PAGE_PATHS = '/:path((?!api/|api$|mcp/|mcp$|_next/|\\.well-known/|problems/|md/)[^.]*)'
+
+/** Where Next prerenders app/not-found.tsx. */
+const NOT_FOUND_ROUTE = '/_not-found'
+
 interface RoutesManifest {
   headers: Array<{ source: string; headers: Array<{ key: string; value: string }> }>
 }
@@ -23,10 +33,11 @@ export function prerenderedHtmlPath(distDir: string, pagePath: string): string {
 export function addPageContentSecurityPolicies(distDir: string, site: Site): void {
   const manifestPath = path.join(distDir, 'routes-manifest.json')
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as RoutesManifest
-  for (const page of SITE_PAGES) {
-    const entry = manifest.headers.find((candidate) => candidate.source === page.path)
-    if (!entry) throw new Error(`${manifestPath} has no headers for ${page.path}: next.config.ts headers() must list every page`)
-    const policy = pageContentSecurityPolicy(readFileSync(prerenderedHtmlPath(distDir, page.path), 'utf8'), site.config.baseUrl)
+  const rules = [...SITE_PAGES.map((page) => ({ source: page.path, html: page.path })), { source: NOT_FOUND_PAGE_PATHS, html: NOT_FOUND_ROUTE }]
+  for (const { source, html } of rules) {
+    const entry = manifest.headers.find((candidate) => candidate.source === source)
+    if (!entry) throw new Error(`${manifestPath} has no headers for ${source}: next.config.ts headers() must list it`)
+    const policy = pageContentSecurityPolicy(readFileSync(prerenderedHtmlPath(distDir, html), 'utf8'), site.config.baseUrl)
     entry.headers = [...entry.headers.filter((header) => header.key !== 'Content-Security-Policy'), { key: 'Content-Security-Policy', value: policy }]
   }
   writeFileSync(manifestPath, JSON.stringify(manifest))

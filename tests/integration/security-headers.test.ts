@@ -84,6 +84,16 @@ describe.each(['npm start', 'next start'] as const)('%s', (server) => {
     },
   )
 
+  it.each(['/no-such-page', '/pricing/extra'])('%s (the 404 page): the page set and a CSP naming its inline scripts', async (missingPath) => {
+    const response = await servers[server].fetch(missingPath, { headers: { accept: 'text/html' } })
+    expect(response.status).toBe(404)
+    const html = await response.text()
+    expect(pick(response, [...Object.keys(PAGE), 'content-security-policy'])).toEqual({
+      ...PAGE,
+      'content-security-policy': expectedPagePolicy(html),
+    })
+  })
+
   it.each(RESOURCE_PATHS)('%s: the API set (nothing to load, nothing to frame), CORS intact', async (resourcePath) => {
     const response = await servers[server].fetch(resourcePath)
     expect(response.status).toBe(resourcePath.endsWith('/nope') ? 404 : 200)
