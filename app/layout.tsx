@@ -1,6 +1,6 @@
 import { STYLESHEET_PATH } from '@/lib/pages/navigation.ts'
 
-/** Root layout of every page: the stylesheet; each page sets its own metadata (lib/pages/content-pages.ts). */
+/** Root layout of every page: the stylesheet; each page sets its own metadata (lib/pages/page-model.ts). */
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">

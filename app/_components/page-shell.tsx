@@ -1,5 +1,5 @@
 import { SKIP_LINK_TARGET } from '@/lib/pages/navigation.ts'
-import { getContentPages } from '@/lib/pages/content-pages.ts'
+import { getSite } from '@/lib/site.ts'
 import { SiteFooter } from './site-footer.tsx'
 import { SiteHeader } from './site-header.tsx'
 
@@ -14,7 +14,7 @@ export function PageShell({ path, children }: { path: string; children: React.Re
       <main id={SKIP_LINK_TARGET} tabIndex={-1}>
         {children}
       </main>
-      <SiteFooter currentPath={path} tagline={getContentPages().home.tagline} />
+      <SiteFooter currentPath={path} tagline={getSite().content.home.data.tagline} />
     </>
   )
 }

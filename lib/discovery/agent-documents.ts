@@ -9,8 +9,8 @@ import { CONTRACT_VERSION, PRODUCT_NAME, PUBLIC_RESOURCE_IDS, SERVICE_DISPLAY_NA
 import { fillTemplate } from '../content/load.ts'
 import { CONTENT_TYPES } from '../http/headers.ts'
 import { buildMcpServerIdentity } from '../mcp/identity.ts'
-import { buildPageMarkdown } from '../pages/page-markdown.ts'
-import { buildContentPages } from '../pages/content-pages.ts'
+import { renderPageBody } from '../pages/page-markdown.ts'
+import { buildPageModels } from '../pages/page-model.ts'
 import { SITE_PAGES, type PageKey } from '../pages/site-pages.ts'
 import type { Site } from '../site.ts'
 import { MCP_SERVER_DESCRIPTION } from './mcp-documents.ts'
@@ -124,9 +124,9 @@ export function buildAgentSkillsIndex(site: Site) {
 export function buildLlmsFullTxt(site: Site): string {
   const { urls, content } = site
   const part = (url: string, markdown: string) => `---\n\nSource: ${url}\n\n${markdown.trim()}\n`
-  const pages = buildContentPages(site)
+  const pages = buildPageModels(site)
   // A twin without its frontmatter and its pointer to llms.txt: this file is what that pointer leads to.
-  const pageBody = (key: PageKey) => buildPageMarkdown(site, key, pages).replace(/^---\n[\s\S]*?\n---\n(?:> .*\n)?\n*/, '')
+  const pageBody = (key: PageKey) => renderPageBody(site, pages[key])
   return [
     `# ${PRODUCT_NAME}: the public corpus\n`,
     `> Every page of ${urls.home} as Markdown, the developer index and the public resources, in one file. Index: ${urls.llms}\n`,

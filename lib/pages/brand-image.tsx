@@ -4,7 +4,7 @@
  */
 import { ImageResponse } from 'next/og'
 import { PRODUCT_NAME } from '../contract/constants.ts'
-import { getContentPages } from './content-pages.ts'
+import { getSite } from '../site.ts'
 
 const ACCENT = '#3f37c9'
 const ACCENT_INK = '#2d2699'
@@ -25,7 +25,7 @@ function Mark({ size }: { size: number }) {
 export const SHARE_IMAGE_SIZE = { width: 1200, height: 630 }
 
 export function shareImage(): ImageResponse {
-  const { tagline } = getContentPages().home
+  const { tagline } = getSite().content.home.data
   return new ImageResponse(
     <div
       style={{

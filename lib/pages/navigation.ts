@@ -1,7 +1,7 @@
 /**
  * The site chrome's links, defined once for the header and footer of every page. Links between the
  * site's own pages are root-relative, so a page works on whatever host serves it; the absolute
- * canonical URL of each page is in its metadata (lib/pages/content-pages.ts).
+ * canonical URL of each page is in its metadata (lib/pages/page-model.ts).
  */
 import { DOCUMENT_PATHS } from '../discovery/document-paths.ts'
 import { type PageKey, SITE_PAGES, sitePage } from './site-pages.ts'

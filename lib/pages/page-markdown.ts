@@ -1,116 +1,66 @@
 /**
- * Every page's Markdown twin, from the same views the HTML pages render (lib/pages/content-pages.ts):
- * YAML frontmatter with the title and description, a first-line blockquote pointing agents at
- * llms.txt, then the page's content. Served at `/<page>.md` and, by negotiation, at the page's own URL.
+ * Every page's Markdown twin, rendered from the page's model (lib/pages/page-model.ts), the same
+ * blocks the HTML page renders: YAML frontmatter with the title and description, a first-line
+ * blockquote pointing agents at llms.txt, then the blocks. Served at `/<page>.md` and, by
+ * negotiation, at the page's own URL.
  */
 import { stringify as toYaml } from 'yaml'
 import { PRODUCT_NAME } from '../contract/constants.ts'
 import type { Site } from '../site.ts'
-import { absoluteHref, getContentPages, NOT_FOUND_PAGE, type ContentPages, type PlanView } from './content-pages.ts'
-import type { TwinKey } from './site-pages.ts'
+import { absoluteHref, getPageModels, type PageBlock, type PageLink, type PageModel, type PageModels } from './page-model.ts'
+import { NOT_FOUND_TWIN, type TwinKey } from './site-pages.ts'
 
-function document(site: Site, frontmatter: { title: string; description: string }, pageUrl: string | null, body: string[]): string {
-  const about = pageUrl ? `This is the Markdown version of ${pageUrl}.` : `This address has no page on the ${PRODUCT_NAME} site.`
-  return [
-    '---',
-    toYaml({ title: frontmatter.title, description: frontmatter.description }, { lineWidth: 0 }).trimEnd(),
-    '---',
-    `> ${about} For the index of this site for AI agents, read ${site.urls.llms}.`,
-    '',
-    ...body,
-  ]
-    .join('\n')
+function link(target: PageLink, baseUrl: string): string {
+  const text = `[${target.label}](${target.markdownHref ?? absoluteHref(target.href, baseUrl)})`
+  return target.note ? `${text} — ${target.note}` : text
+}
+
+function blockMarkdown(block: PageBlock, baseUrl: string): string[] {
+  switch (block.kind) {
+    case 'header':
+      return [`# ${block.title}`, block.lead]
+    case 'hero':
+      return [`# ${block.heading}`, block.tagline, block.lead, block.actions.map((action) => `- ${link(action, baseUrl)}`).join('\n')]
+    case 'markdown':
+      return [block.markdown]
+    case 'plans':
+      return [
+        `## ${block.label}`,
+        ...block.plans.flatMap((plan) => [
+          `### ${plan.name}: ${plan.price}, ${plan.priceNote}`,
+          plan.summary,
+          plan.features.map((feature) => `- ${feature}`).join('\n'),
+          link({ label: plan.ctaLabel, href: plan.ctaHref }, baseUrl),
+        ]),
+      ]
+    case 'cards':
+      return block.cards.flatMap((card) => [`## ${card.heading}`, card.text, link(card.link, baseUrl)])
+    case 'links':
+      return [block.links.map((target) => `- ${link(target, baseUrl)}`).join('\n')]
+  }
+}
+
+/** The page's content as Markdown, without the frontmatter and the pointer to llms.txt. */
+export function renderPageBody(site: Site, page: PageModel): string {
+  return page.blocks
+    .flatMap((block) => blockMarkdown(block, site.config.baseUrl))
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join('\n\n')
     .replace(/\n{3,}/g, '\n\n')
-    .trimEnd()
     .concat('\n')
 }
 
-function planMarkdown(plan: PlanView, baseUrl: string): string[] {
+export function buildPageMarkdown(site: Site, key: TwinKey, pages: PageModels = getPageModels()): string {
+  const page = pages[key]
+  const pageUrl = key === NOT_FOUND_TWIN ? null : site.urls.page(key)
+  const about = pageUrl ? `This is the Markdown version of ${pageUrl}.` : `This address has no page on the ${PRODUCT_NAME} site.`
   return [
-    `### ${plan.name}: ${plan.price}, ${plan.priceNote}`,
+    '---',
+    toYaml({ title: page.title, description: page.description }, { lineWidth: 0 }).trimEnd(),
+    '---',
+    `> ${about} For the index of this site for AI agents, read ${site.urls.llms}.`,
     '',
-    plan.summary,
-    '',
-    ...plan.features.map((feature) => `- ${feature}`),
-    '',
-    `[${plan.ctaLabel}](${absoluteHref(plan.ctaHref, baseUrl)})`,
-    '',
-  ]
-}
-
-/** The intro (before the first `## `) and the sections of a filled page body. */
-function introAndSections(markdown: string): { intro: string; sections: string } {
-  const at = markdown.search(/^## /m)
-  return at < 0 ? { intro: markdown.trim(), sections: '' } : { intro: markdown.slice(0, at).trim(), sections: markdown.slice(at).trim() }
-}
-
-export function buildPageMarkdown(site: Site, key: TwinKey, pages: ContentPages = getContentPages()): string {
-  const { urls } = site
-  switch (key) {
-    case 'home': {
-      const page = pages.home
-      return document(site, page, urls.page('home'), [page.markdown])
-    }
-    case 'pricing': {
-      const page = pages.pricing
-      const { intro, sections } = introAndSections(page.markdown)
-      return document(site, page, urls.page('pricing'), [
-        `# ${page.title}`,
-        '',
-        page.description,
-        '',
-        '## Plans',
-        '',
-        ...page.plans.flatMap((plan) => planMarkdown(plan, site.config.baseUrl)),
-        intro,
-        '',
-        sections,
-      ])
-    }
-    case 'contact': {
-      const page = pages.contact
-      return document(site, page, urls.page('contact'), [
-        `# ${page.title}`,
-        '',
-        page.description,
-        '',
-        `- Email: [${page.email}](${page.mailto})`,
-        `- ${page.responseTime}`,
-        '',
-        page.markdown,
-      ])
-    }
-    case 'login': {
-      const page = pages.login
-      const { intro, sections } = introAndSections(page.markdown)
-      const free = page.freePlanName ? ` The ${page.freePlanName} plan is free.` : ''
-      return document(site, page, urls.page('login'), [
-        `# ${page.title}`,
-        '',
-        page.description,
-        '',
-        intro,
-        '',
-        `- Already have an account? [${page.loginLabel}](${page.loginUrl}) on ${page.appHost}.`,
-        `- New to ${PRODUCT_NAME}? [${page.signupLabel}](${page.signupUrl}).${free}`,
-        '',
-        sections,
-      ])
-    }
-    case 'developers': {
-      const page = pages.developers
-      return document(site, page, urls.page('developers'), [page.markdown])
-    }
-    case 'not-found':
-      return document(site, NOT_FOUND_PAGE, null, [
-        `# ${NOT_FOUND_PAGE.title}`,
-        '',
-        NOT_FOUND_PAGE.description,
-        '',
-        `- [${PRODUCT_NAME} homepage](${urls.markdown('home')})`,
-        `- [Pricing](${urls.markdown('pricing')})`,
-        `- [Developer index](${urls.developers}) for the public agent API`,
-        `- [llms.txt](${urls.llms}): every page and document for agents`,
-      ])
-  }
+    renderPageBody(site, page),
+  ].join('\n')
 }

@@ -4,7 +4,7 @@
  */
 import { PRODUCT_NAME } from '../contract/constants.ts'
 import type { Site } from '../site.ts'
-import { absoluteHref, type ContentPages, type PlanView } from './content-pages.ts'
+import { absoluteHref, pagePlans, type PageModels, type PlanView } from './page-model.ts'
 
 type JsonLd = Record<string, unknown>
 
@@ -24,7 +24,7 @@ function offer(plan: PlanView, site: Site, priceMonthlyUsd: number | null): Json
   }
 }
 
-function application(site: Site, pages: ContentPages): JsonLd {
+function application(site: Site, pages: PageModels): JsonLd {
   const prices = new Map(site.content.pricing.data.plans.map((plan) => [plan.id, plan.priceMonthlyUsd]))
   return {
     '@type': 'SoftwareApplication',
@@ -33,22 +33,28 @@ function application(site: Site, pages: ContentPages): JsonLd {
     applicationCategory: 'BusinessApplication',
     operatingSystem: 'Web',
     url: site.urls.home,
-    offers: pages.pricing.plans.map((plan) => offer(plan, site, prices.get(plan.id) ?? null)),
+    offers: pagePlans(pages).map((plan) => offer(plan, site, prices.get(plan.id) ?? null)),
   }
 }
 
-export function homeStructuredData(site: Site, pages: ContentPages): JsonLd {
+export function homeStructuredData(site: Site, pages: PageModels): JsonLd {
   return {
     '@context': 'https://schema.org',
     '@graph': [
-      { '@type': 'Organization', name: PRODUCT_NAME, url: site.urls.home, logo: `${site.config.baseUrl}/icon.svg`, email: pages.contact.email },
+      {
+        '@type': 'Organization',
+        name: PRODUCT_NAME,
+        url: site.urls.home,
+        logo: `${site.config.baseUrl}/icon.svg`,
+        email: site.content.contact.data.email,
+      },
       { '@type': 'WebSite', name: PRODUCT_NAME, url: site.urls.home },
       application(site, pages),
     ],
   }
 }
 
-export function pricingStructuredData(site: Site, pages: ContentPages): JsonLd {
+export function pricingStructuredData(site: Site, pages: PageModels): JsonLd {
   return { '@context': 'https://schema.org', ...application(site, pages) }
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { buildRecordOf, describeBuildMismatch } from '../../lib/build-record.ts'
 import { loadContent } from '../../lib/content/load.ts'
 import { parseConfig } from '../../lib/env.ts'
-import { buildContentPages, formatPrice } from '../../lib/pages/content-pages.ts'
+import { buildPageModels, formatPrice } from '../../lib/pages/page-model.ts'
 import { estimateTokens } from '../../lib/pages/markdown-twin.ts'
 import { footerGroups, headerLinks } from '../../lib/pages/navigation.ts'
 import { isPagePath, negotiatedTwin } from '../../lib/pages/negotiation.ts'
@@ -47,7 +47,7 @@ describe('negotiatedTwin', () => {
 
 describe('Markdown twins', () => {
   it.each(TWIN_KEYS.map((key) => [key]))('%s: frontmatter, the llms.txt blockquote, then the content', (key) => {
-    const text = buildPageMarkdown(site, key, buildContentPages(site))
+    const text = buildPageMarkdown(site, key, buildPageModels(site))
     const match = /^---\ntitle: (.+)\ndescription: (.+)\n---\n> (.+)\n\n# (.+)\n/.exec(text)
     expect(match, text.slice(0, 300)).not.toBeNull()
     expect(match?.[3]).toContain(`read ${BASE}/llms.txt.`)
@@ -56,7 +56,7 @@ describe('Markdown twins', () => {
   })
 
   it('renders every plan of the pricing page with its price and call to action', () => {
-    const text = buildPageMarkdown(site, 'pricing', buildContentPages(site))
+    const text = buildPageMarkdown(site, 'pricing', buildPageModels(site))
     for (const plan of content.pricing.data.plans) {
       expect(text).toContain(`### ${plan.name}: ${formatPrice(plan.priceMonthlyUsd)}, ${plan.priceNote}`)
     }
@@ -71,7 +71,7 @@ describe('Markdown twins', () => {
       ...content,
       contact: { ...content.contact, data: { ...content.contact.data, title: 'Contact: us # now', description: '- "quoted"' } },
     })
-    const text = buildPageMarkdown(tricky, 'contact', buildContentPages(tricky))
+    const text = buildPageMarkdown(tricky, 'contact', buildPageModels(tricky))
     expect(text.startsWith(`---\ntitle: "Contact: us # now"\ndescription: '- "quoted"'\n---\n`)).toBe(true)
   })
 
