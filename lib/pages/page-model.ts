@@ -162,12 +162,14 @@ export function buildPageModels(site: Site): PageModels {
 
   const contact = (): PageModel => {
     const { data } = content.contact
+    const { intro, sections } = splitSections(filled(content.contact.body))
     return page('contact', data, [
+      ...prose(intro),
       {
         kind: 'cards',
         cards: [{ id: 'contact-email', heading: 'Email us', text: data.responseTime, link: { label: data.email, href: `mailto:${data.email}` } }],
       },
-      ...prose(filled(content.contact.body).trim()),
+      ...prose(sections.join('\n\n')),
     ])
   }
 
