@@ -20,7 +20,7 @@ function blockMarkdown(block: PageBlock, baseUrl: string): string[] {
     case 'header':
       return [`# ${block.title}`, block.lead]
     case 'hero':
-      return [`# ${block.heading}`, block.tagline, block.lead, block.actions.map((action) => `- ${link(action, baseUrl)}`).join('\n')]
+      return [`# ${block.heading}`, block.lead, block.tagline, block.actions.map((action) => `- ${link(action, baseUrl)}`).join('\n')]
     case 'markdown':
       return [block.markdown]
     case 'plans':

@@ -244,7 +244,7 @@ test.describe('not found', () => {
     await expect(page).toHaveTitle('Page not found · Cadence')
     await expect(page.locator('h1')).toHaveText('Page not found')
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
-    await expect(page.getByRole('link', { name: 'Go to the Cadence homepage' })).toHaveAttribute('href', '/')
+    await expect(page.getByRole('link', { name: 'Cadence homepage', exact: true })).toHaveAttribute('href', '/')
     expect(await linksOf(page, 'header.site-header nav')).toEqual(HEADER_LINKS)
   })
 })
