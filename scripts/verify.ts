@@ -4,6 +4,7 @@
  * wrong usage.
  */
 import { writeFileSync } from 'node:fs'
+import { ANNOUNCED_ORIGIN } from './verify/checks.ts'
 import { reportLines, VERIFY_DEFAULTS, type VerifyOptions, verifyDeployment } from './verify/run.ts'
 
 const USAGE = `Usage: npm run verify -- <url> [options]
@@ -12,6 +13,9 @@ const USAGE = `Usage: npm run verify -- <url> [options]
   --json <file>           also write the results as JSON to <file> ("-": JSON on stdout, the lines on stderr)
   --origin <url>          the public origin its documents must name, when <url> is not it
                           (a self-hosted instance checked behind its proxy); default: <url>
+  --origin announced      the origin the deployment names as its canonical homepage: for one
+                          deployment under several hostnames (Vercel: the deployment URL, the
+                          branch URL, the production domain)
   --allow-disabled        pass when public agent access is switched off on purpose (else a failure)
   --expect <environment>  preview (noindex everywhere) or production (indexable); default: as the site says
   --timeout-ms <ms>       each request's time bound (default ${VERIFY_DEFAULTS.timeoutMs})
@@ -61,8 +65,10 @@ function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv): { opti
       return next
     }
     if (flag === '--json') jsonTarget = value()
-    else if (flag === '--origin') options.publicOrigin = originOf(value(), '--origin')
-    else if (flag === '--allow-disabled' && inline === undefined) options.allowDisabled = true
+    else if (flag === '--origin') {
+      const origin = value()
+      options.publicOrigin = origin === ANNOUNCED_ORIGIN ? origin : originOf(origin, '--origin')
+    } else if (flag === '--allow-disabled' && inline === undefined) options.allowDisabled = true
     else if (flag === '--expect') {
       const expected = value()
       if (expected !== 'preview' && expected !== 'production')

@@ -48,8 +48,11 @@ export type AgentAccess = 'enabled' | 'disabled' | 'unknown'
 export type Indexing = 'preview' | 'production'
 
 export interface CheckOptions {
-  /** The origin every absolute URL the site publishes must name (its base URL). */
-  publicOrigin: string
+  /**
+   * The origin every absolute URL the site publishes must name (its base URL), or `announced`: the
+   * origin the deployment names as its own canonical homepage (one deployment with several hostnames).
+   */
+  publicOrigin: string | typeof ANNOUNCED_ORIGIN
   /** Let a deployment whose public agent access is switched off pass (it is reported either way). */
   allowDisabled: boolean
   /** What the deployment must be; unset: whatever it says it is, consistently. */
@@ -57,9 +60,28 @@ export interface CheckOptions {
 }
 
 export interface CheckRun {
+  /** The origin the URLs were held to. */
+  publicOrigin: string
   checks: CheckResult[]
   agentAccess: AgentAccess
   indexing: Indexing | 'unknown'
+}
+
+export const ANNOUNCED_ORIGIN = 'announced'
+
+/** The origin of the homepage's `Link: <…>; rel="canonical"` (lib/pages/page-headers.ts), or null. */
+export function canonicalOrigin(home: Fetched): string | null {
+  for (const link of (home.headers.get('link') ?? '').split(/,(?=\s*<)/)) {
+    const match = /^\s*<([^>]+)>(.*)$/.exec(link)
+    if (!match || !/;\s*rel="?canonical"?/i.test(match[2] ?? '')) continue
+    try {
+      const url = new URL(match[1] ?? '')
+      if (url.protocol === 'https:' || url.protocol === 'http:') return url.origin
+    } catch {
+      // not a URL: as if absent
+    }
+  }
+  return null
 }
 
 /** Paths that exist nowhere, to see the 404 answers. */
@@ -239,8 +261,6 @@ function rpcError(findings: Findings, error: Record<string, unknown> | undefined
 }
 
 export async function runChecks(client: BoundedClient, options: CheckOptions): Promise<CheckRun> {
-  const { publicOrigin } = options
-  const urls = buildSiteUrls(publicOrigin)
   const get = (path: string, headers?: Record<string, string>, spendsQuota = false) => client.request({ path, headers, spendsQuota })
   const getApi = (path: string) => get(path, undefined, true)
 
@@ -248,11 +268,15 @@ export async function runChecks(client: BoundedClient, options: CheckOptions): P
   const home = await get('/')
   if (!home.answered) {
     return {
+      publicOrigin: options.publicOrigin === ANNOUNCED_ORIGIN ? client.origin : options.publicOrigin,
       checks: [{ name: `reach ${client.origin}`, passed: false, detail: `GET /: ${home.error}`, problems: [`GET /: ${home.error}`] }],
       agentAccess: 'unknown',
       indexing: 'unknown',
     }
   }
+  const announced = canonicalOrigin(home)
+  const publicOrigin = options.publicOrigin === ANNOUNCED_ORIGIN ? (announced ?? client.origin) : options.publicOrigin
+  const urls = buildSiteUrls(publicOrigin)
 
   const health = await getApi(operationPath('/health'))
   const disabledProblem = health.status === 503 && (parseJson(health.text) as { code?: unknown } | undefined)?.code === 'public_agent_access_disabled'
@@ -260,6 +284,13 @@ export async function runChecks(client: BoundedClient, options: CheckOptions): P
 
   const checks: Array<Promise<CheckResult>> = []
   const check = (name: string, body: CheckBody) => checks.push(runCheck(name, body))
+
+  if (options.publicOrigin === ANNOUNCED_ORIGIN) {
+    check('public origin announced by / (Link rel="canonical")', async (f) => {
+      f.that(announced !== null, 'GET / has no Link rel="canonical" naming an http(s) URL; pass --origin <url>')
+      return `${publicOrigin}: every URL of this site must name it`
+    })
+  }
 
   check('agent access (public_agent_access)', async (f) => {
     if (agentAccess !== 'disabled') {
@@ -302,7 +333,7 @@ export async function runChecks(client: BoundedClient, options: CheckOptions): P
   const results = await Promise.all(checks)
   // Last: it reads every answer the other checks received.
   const indexing = await indexingCheck(client, get, options)
-  return { checks: [...results, indexing.result], agentAccess, indexing: indexing.state }
+  return { publicOrigin, checks: [...results, indexing.result], agentAccess, indexing: indexing.state }
 }
 
 type Check = (name: string, body: CheckBody) => void

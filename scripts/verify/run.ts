@@ -19,7 +19,7 @@ export const VERIFY_DEFAULTS = {
 export interface VerifyOptions {
   /** The deployment's origin, where requests go. */
   origin: string
-  /** The origin its documents must name; default: `origin`. */
+  /** The origin its documents must name, or `announced` (the one its homepage names); default: `origin`. */
   publicOrigin?: string
   allowDisabled?: boolean
   expectIndexing?: Indexing
@@ -42,7 +42,6 @@ export interface VerifyReport {
 
 export async function verifyDeployment(options: VerifyOptions): Promise<VerifyReport> {
   const started = Date.now()
-  const publicOrigin = options.publicOrigin ?? options.origin
   const client = new BoundedClient({
     origin: options.origin,
     timeoutMs: options.timeoutMs ?? VERIFY_DEFAULTS.timeoutMs,
@@ -53,14 +52,14 @@ export async function verifyDeployment(options: VerifyOptions): Promise<VerifyRe
     extraHeaders: options.extraHeaders,
   })
   const run = await runChecks(client, {
-    publicOrigin,
+    publicOrigin: options.publicOrigin ?? options.origin,
     allowDisabled: options.allowDisabled ?? false,
     ...(options.expectIndexing ? { expectIndexing: options.expectIndexing } : {}),
   })
   const passed = run.checks.filter((check) => check.passed).length
   return {
     origin: options.origin,
-    publicOrigin,
+    publicOrigin: run.publicOrigin,
     agentAccess: run.agentAccess,
     indexing: run.indexing,
     checks: run.checks,

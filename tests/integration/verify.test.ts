@@ -165,9 +165,11 @@ describe('npm run verify against the preview build', () => {
     await preview?.stop()
   })
 
-  it('reports a preview with noindex on every answer, robots.txt disallowing all and a noindex meta on every page, exit 0', async () => {
-    const run = await verify([preview.origin, '--origin', PREVIEW_ORIGIN, '--expect', 'preview'])
+  it('as the workflow runs it (--origin announced): holds URLs to the branch URL the homepage names, and reports a preview with noindex on every answer, robots.txt disallowing all and a noindex meta on every page, exit 0', async () => {
+    const run = await verify([preview.origin, '--origin', 'announced', '--expect', 'preview'])
     expect(run.code, run.output).toBe(0)
+    expect(run.report.publicOrigin).toBe(PREVIEW_ORIGIN)
+    expect(run.lines).toContain(`PASS  public origin announced by / (Link rel="canonical") — ${PREVIEW_ORIGIN}: every URL of this site must name it`)
     expect(run.lines.find((line) => line.includes('indexing: preview (expected: preview)'))).toMatch(
       /^PASS {2}indexing: preview \(expected: preview\) — X-Robots-Tag: noindex on all \d+ answers, robots.txt disallows everything, every page has a noindex meta$/,
     )
