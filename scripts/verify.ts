@@ -101,14 +101,21 @@ async function main(argv: string[]): Promise<number> {
   const print = parsed.jsonTarget === '-' ? console.error : console.log
   for (const line of reportLines(report)) print(line)
   if (parsed.jsonTarget === '-') console.log(JSON.stringify(report, null, 2))
-  else if (parsed.jsonTarget !== null) writeFileSync(parsed.jsonTarget, `${JSON.stringify(report, null, 2)}\n`)
+  else if (parsed.jsonTarget !== null) {
+    try {
+      writeFileSync(parsed.jsonTarget, `${JSON.stringify(report, null, 2)}\n`)
+    } catch (error) {
+      console.error(`verify: could not write the JSON report to ${parsed.jsonTarget}: ${error instanceof Error ? error.message : String(error)}`)
+      return 1
+    }
+  }
   return report.failed === 0 ? 0 : 1
 }
 
 try {
   process.exitCode = await main(process.argv.slice(2))
 } catch (error) {
-  // Checks never throw (every failure is a result); this is a bug or an unwritable --json file.
+  // Checks never throw (every failure is a result): this would be a bug in verify itself.
   console.error(`verify: ${error instanceof Error ? error.message : String(error)}`)
   process.exitCode = 1
 }

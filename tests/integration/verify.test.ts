@@ -1,6 +1,6 @@
 /**
  * `npm run verify -- <url>` as an operator runs it: against the test build served as `npm start`
- * serves it (every check passes), the same with public agent access switched off (a failure unless
+ * and as `next start` serve it (every check passes), with public agent access switched off (a failure unless
  * --allow-disabled), a Vercel preview build (noindex everywhere), and loopback servers that answer
  * 404 HTML to everything or never answer (failed checks, exit 1, no stack trace), plus wrong usage.
  */
@@ -153,6 +153,22 @@ describe('npm run verify against the test build (npm start)', () => {
       'PASS  agent access (public_agent_access) — disabled: the agent API answers 503 public_agent_access_disabled, Retry-After 300 (allowed by --allow-disabled)',
     )
     expect(run.lines).toContain('agent access: disabled; indexing: production')
+  })
+})
+
+describe('npm run verify against next start (Next serving the build, as Vercel does)', () => {
+  let next: RunningSite
+  beforeAll(async () => {
+    next = await startSite({}, { server: 'next-start' })
+  })
+  afterAll(async () => {
+    await next?.stop()
+  })
+
+  it('passes every check, exit 0', async () => {
+    const run = await verify([next.origin, '--origin', TEST_ORIGIN])
+    expect(run.code, run.output).toBe(0)
+    expect(summaryOf(run).passed).toBe(run.report.checks.length)
   })
 })
 
