@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { defineConfig } from '@playwright/test'
 import { E2E_ORIGIN, E2E_PORT } from './support/e2e-site.ts'
 import { blankedSiteVariables } from './support/site-build.ts'
+import { CHROMIUM_PATH } from './support/system-packages.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 // Scripts need Node 24 (type stripping); the `node` devDependency provides it when the shell's is older.
@@ -24,7 +25,7 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH,
       args: [
         '--no-sandbox',
         '--disable-dev-shm-usage',

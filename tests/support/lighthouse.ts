@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { projectRoot } from './paths.ts'
+import { CHROMIUM_PATH } from './system-packages.ts'
 
 export type LighthouseCategory = 'accessibility' | 'best-practices' | 'seo' | 'agentic-browsing' | 'performance'
 
@@ -52,7 +53,7 @@ export async function runLighthouse(url: string, categories: LighthouseCategory[
           `--only-categories=${categories.join(',')}`,
           `--chrome-flags=${[...CHROME_FLAGS, ...extraChromeFlags].join(' ')}`,
         ],
-        { env: { ...process.env, CHROME_PATH: '/usr/bin/chromium' }, stdio: ['ignore', 'pipe', 'pipe'] },
+        { env: { ...process.env, CHROME_PATH: CHROMIUM_PATH }, stdio: ['ignore', 'pipe', 'pipe'] },
       )
       let text = ''
       child.stdout.on('data', (chunk) => (text += chunk))

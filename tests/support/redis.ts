@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freePort } from './site-server.ts'
+import { REDIS_SERVER_PATHS } from './system-packages.ts'
 
 export interface RunningRedis {
   port: number
@@ -28,7 +29,7 @@ export interface RunningRedis {
 }
 
 function redisServerBinary(): string {
-  for (const candidate of ['/usr/bin/redis-server', '/usr/local/bin/redis-server']) if (existsSync(candidate)) return candidate
+  for (const candidate of REDIS_SERVER_PATHS) if (existsSync(candidate)) return candidate
   return 'redis-server'
 }
 
