@@ -3,15 +3,17 @@ import { ExecutionLoop } from '@/app/_components/execution-loop.tsx'
 import { JsonLd } from '@/app/_components/json-ld.tsx'
 import { MarkdownHtml } from '@/app/_components/markdown-html.tsx'
 import { PageShell } from '@/app/_components/page-shell.tsx'
+import { SignupForm } from '@/app/_components/signup-form.tsx'
 import { getContentPages, pageMetadata } from '@/lib/pages/content-pages.ts'
 import { homeStructuredData } from '@/lib/pages/structured-data.ts'
 import { getSite } from '@/lib/site.ts'
+import { getWebMcpPageTools } from '@/lib/webmcp/page-tools.ts'
 
 export function generateMetadata(): Metadata {
   return pageMetadata('home')
 }
 
-/** content/home.md: the intro as a hero under the tagline, each `## ` section as a band. */
+/** content/home.md: the intro as a hero under the tagline, each `## ` section as a band, then the sign-up form. */
 export default function HomePage() {
   const page = getContentPages().home
   return (
@@ -40,6 +42,11 @@ export default function HomePage() {
           <MarkdownHtml html={html} className="container prose" />
         </section>
       ))}
+      <section className="band" aria-label="Sign up">
+        <div className="container">
+          <SignupForm form={getWebMcpPageTools().signupForm} />
+        </div>
+      </section>
     </PageShell>
   )
 }

@@ -5,9 +5,11 @@
  */
 import { stringify as toYaml } from 'yaml'
 import { PRODUCT_NAME } from '../contract/constants.ts'
+import { buildMcpInstallLinks } from '../discovery/mcp-documents.ts'
 import type { Site } from '../site.ts'
+import { buildWebMcpPageTools, SIGNUP_FORM_PAGES, webMcpToolNames } from '../webmcp/page-tools.ts'
 import { absoluteHref, getContentPages, NOT_FOUND_PAGE, type ContentPages, type PlanView } from './content-pages.ts'
-import type { TwinKey } from './site-pages.ts'
+import type { PageKey, TwinKey } from './site-pages.ts'
 
 function document(site: Site, frontmatter: { title: string; description: string }, pageUrl: string | null, body: string[]): string {
   const about = pageUrl ? `This is the Markdown version of ${pageUrl}.` : `This address has no page on the ${PRODUCT_NAME} site.`
@@ -38,6 +40,21 @@ function planMarkdown(plan: PlanView, baseUrl: string): string[] {
   ]
 }
 
+/** The WebMCP tools the page registers (lib/webmcp/page-tools.ts), named for agents that read the twin instead. */
+function webMcpSection(site: Site, key: PageKey, pages: ContentPages): string[] {
+  const names = webMcpToolNames(buildWebMcpPageTools(site, pages))
+  const code = (name: string) => `\`${name}\``
+  const scripted = names.scripted.map(code)
+  const form = SIGNUP_FORM_PAGES.includes(key) ? ` Its sign-up form is the tool ${code(names.form)}.` : ''
+  return [
+    '',
+    '## WebMCP tools on this page',
+    '',
+    `In a browser with WebMCP, this page registers tools for an agent acting for the visitor: ${scripted.slice(0, -1).join(', ')} and ${scripted.at(-1)}.${form}`,
+    `The reads are the same as the agent API's (${site.urls.apiBase}) and the MCP server's (${site.urls.mcp}).`,
+  ]
+}
+
 /** The intro (before the first `## `) and the sections of a filled page body. */
 function introAndSections(markdown: string): { intro: string; sections: string } {
   const at = markdown.search(/^## /m)
@@ -49,7 +66,7 @@ export function buildPageMarkdown(site: Site, key: TwinKey, pages: ContentPages 
   switch (key) {
     case 'home': {
       const page = pages.home
-      return document(site, page, urls.page('home'), [page.markdown])
+      return document(site, page, urls.page('home'), [page.markdown, ...webMcpSection(site, key, pages)])
     }
     case 'pricing': {
       const page = pages.pricing
@@ -65,6 +82,7 @@ export function buildPageMarkdown(site: Site, key: TwinKey, pages: ContentPages 
         intro,
         '',
         sections,
+        ...webMcpSection(site, key, pages),
       ])
     }
     case 'contact': {
@@ -78,6 +96,7 @@ export function buildPageMarkdown(site: Site, key: TwinKey, pages: ContentPages 
         `- ${page.responseTime}`,
         '',
         page.markdown,
+        ...webMcpSection(site, key, pages),
       ])
     }
     case 'login': {
@@ -95,11 +114,21 @@ export function buildPageMarkdown(site: Site, key: TwinKey, pages: ContentPages 
         `- New to ${PRODUCT_NAME}? [${page.signupLabel}](${page.signupUrl}).${free}`,
         '',
         sections,
+        ...webMcpSection(site, key, pages),
       ])
     }
     case 'developers': {
       const page = pages.developers
-      return document(site, page, urls.page('developers'), [page.markdown])
+      const install = buildMcpInstallLinks(site)
+      return document(site, page, urls.page('developers'), [
+        page.markdown,
+        '',
+        '## Install in an editor',
+        '',
+        `- [Add to Cursor](${install.cursor})`,
+        `- [Add to VS Code](${install.vscode})`,
+        ...webMcpSection(site, key, pages),
+      ])
     }
     case 'not-found':
       return document(site, NOT_FOUND_PAGE, null, [

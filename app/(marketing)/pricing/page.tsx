@@ -3,9 +3,11 @@ import { JsonLd } from '@/app/_components/json-ld.tsx'
 import { MarkdownHtml } from '@/app/_components/markdown-html.tsx'
 import { PageHeader } from '@/app/_components/page-header.tsx'
 import { PageShell } from '@/app/_components/page-shell.tsx'
+import { SignupForm } from '@/app/_components/signup-form.tsx'
 import { getContentPages, pageMetadata } from '@/lib/pages/content-pages.ts'
 import { pricingStructuredData } from '@/lib/pages/structured-data.ts'
 import { getSite } from '@/lib/site.ts'
+import { getWebMcpPageTools } from '@/lib/webmcp/page-tools.ts'
 
 export function generateMetadata(): Metadata {
   return pageMetadata('pricing')
@@ -38,6 +40,7 @@ export default function PricingPage() {
           ))}
         </ul>
         <MarkdownHtml html={page.body.introHtml} className="prose plans-note" />
+        <SignupForm form={getWebMcpPageTools().signupForm} />
         <MarkdownHtml html={page.body.sectionsHtml.join('\n')} />
       </div>
     </PageShell>
