@@ -132,7 +132,8 @@ function signupForm(site: Site, pages: ContentPages): SignupFormTool {
     action: pages.login.signupUrl,
     planDescription: `The plan to sign up for: ${signupPlans.map((plan) => `${plan.id} (${plan.name}, ${plan.price}, ${plan.priceNote})`).join('; ')}.`,
     options: signupPlans.map((plan) => ({ id: plan.id, label: `${plan.name} — ${plan.price}, ${plan.priceNote}` })),
-    submitLabel: pages.login.signupLabel,
+    // Not the login page's "Create a free account": the plan chosen here may be a paid one.
+    submitLabel: 'Continue to sign-up',
   }
 }
 

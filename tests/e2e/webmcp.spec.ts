@@ -287,7 +287,7 @@ test.describe('without WebMCP', () => {
       await standInForRemoteOrigins(page)
       await page.goto(path)
       await page.getByLabel('Plan', { exact: true }).selectOption('team')
-      await page.getByRole('button', { name: 'Create a free account' }).click()
+      await page.getByRole('button', { name: 'Continue to sign-up' }).click()
       await page.waitForURL(`${APP}/signup?plan=team`)
     })
   }
