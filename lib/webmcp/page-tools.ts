@@ -15,7 +15,7 @@ import { API_BASE_PATH, PRODUCT_NAME } from '../contract/constants.ts'
 import { AGENT_OPERATIONS } from '../contract/operations.ts'
 import { JSON_SCHEMA_OPTIONS } from '../contract/schemas.ts'
 import type { PageKey } from '../pages/site-pages.ts'
-import { absoluteHref, buildContentPages, getContentPages, type ContentPages } from '../pages/content-pages.ts'
+import { absoluteHref, buildContentPages, getContentPages, toPlanView, type ContentPages } from '../pages/content-pages.ts'
 import { perSite, type Site } from '../site.ts'
 import type { JsonSchemaObject, WebMcpPlan, WebMcpTool } from './client-tools.ts'
 
@@ -39,9 +39,10 @@ function operationTools(): WebMcpTool[] {
   })
 }
 
-function plansTool(site: Site, pages: ContentPages): WebMcpTool {
-  const plans = site.content.pricing.data.plans.map((plan, index): WebMcpPlan => {
-    const view = pages.pricing.plans[index] as ContentPages['pricing']['plans'][number]
+function plansTool(site: Site): WebMcpTool {
+  const plans = site.content.pricing.data.plans.map((plan): WebMcpPlan => {
+    // The pricing page's view of the plan: its price as shown and where its button goes.
+    const view = toPlanView(plan, site.config.appUrl)
     return {
       id: plan.id,
       name: plan.name,
@@ -146,7 +147,7 @@ export interface WebMcpPageTools {
 
 export function buildWebMcpPageTools(site: Site, pages: ContentPages = buildContentPages(site)): WebMcpPageTools {
   return {
-    tools: [plansTool(site, pages), ...operationTools(), handOffTool(site, pages)],
+    tools: [plansTool(site), ...operationTools(), handOffTool(site, pages)],
     signupForm: signupForm(site, pages),
   }
 }
