@@ -6,7 +6,7 @@ import { CONTRACT_VERSION, MCP_PROTOCOL_VERSION, PRODUCT_NAME, PUBLIC_RESOURCE_I
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import { SITE_PAGES } from '../pages/site-pages.ts'
 import type { Site } from '../site.ts'
-import { buildWebMcpPageTools, webMcpToolNames } from '../webmcp/page-tools.ts'
+import { buildWebMcpPageTools, SIGNUP_FORM_PAGES, webMcpToolNames } from '../webmcp/page-tools.ts'
 
 /**
  * llms.txt (llmstxt.org): the H1, a summary blockquote, then short instructions for agents and file
@@ -32,7 +32,7 @@ export function buildLlmsTxt(site: Site): string {
     `- Ask REST for JSON: start at ${urls.capabilities}, then ${urls.resources}. Or connect an MCP client to ${urls.mcp}`,
     `  (tools ${config.serviceName}.get_public_capabilities, ${config.serviceName}.list_public_resources, ${config.serviceName}.read_public_resource).`,
     `- In a browser with WebMCP, every page registers tools for an agent acting for the visitor: ${webMcp.scripted.join(', ')}`,
-    `  (the homepage and pricing add their sign-up form as ${webMcp.form}). Each page's Markdown lists them.`,
+    `  (${SIGNUP_FORM_PAGES.map((key) => urls.page(key)).join(' and ')} add their sign-up form as ${webMcp.form}). Each page's Markdown lists them.`,
     `- No API key, token or OAuth scope is needed. Quota: ${QUOTA.capacity} requests at once per client IP, refilled at`,
     `  ${QUOTA.refillPerSecond} per second, shared by REST and MCP; on 429 wait Retry-After seconds. Documents like this one cost no quota.`,
     '- Errors are application/problem+json (REST) or JSON-RPC errors (MCP) with a code, a detail and a resolution: follow the resolution.',
