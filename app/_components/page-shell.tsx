@@ -1,9 +1,11 @@
 import { SKIP_LINK_TARGET } from '@/lib/pages/navigation.ts'
 import { getSite } from '@/lib/site.ts'
+import { getWebMcpPageTools } from '@/lib/webmcp/page-tools.ts'
 import { SiteFooter } from './site-footer.tsx'
 import { SiteHeader } from './site-header.tsx'
+import { WebMcpTools } from './webmcp-tools.tsx'
 
-/** Skip link, header, `<main>` and footer around every page. */
+/** Skip link, header, `<main>` and footer around every page, and the page's WebMCP tools. */
 export function PageShell({ path, children }: { path: string; children: React.ReactNode }) {
   return (
     <>
@@ -15,6 +17,7 @@ export function PageShell({ path, children }: { path: string; children: React.Re
         {children}
       </main>
       <SiteFooter currentPath={path} tagline={getSite().content.home.data.tagline} />
+      <WebMcpTools tools={getWebMcpPageTools().tools} />
     </>
   )
 }

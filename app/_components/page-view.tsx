@@ -1,9 +1,12 @@
 import { renderMarkdown } from '@/lib/pages/markdown.ts'
 import type { PageBlock, PageCard, PageLink, PageModel, PlanView } from '@/lib/pages/page-model.ts'
 import { getSite } from '@/lib/site.ts'
+import { getWebMcpPageTools } from '@/lib/webmcp/page-tools.ts'
 import { ExecutionLoop } from './execution-loop.tsx'
 import { MarkdownHtml } from './markdown-html.tsx'
+import { McpInstall } from './mcp-install.tsx'
 import { PageHeader } from './page-header.tsx'
+import { SignupForm } from './signup-form.tsx'
 
 /** A page's blocks (lib/pages/page-model.ts) as HTML; lib/pages/page-markdown.ts renders the same blocks as Markdown. */
 export function PageView({ page }: { page: PageModel }) {
@@ -43,6 +46,10 @@ function blockKey(block: PageBlock): string {
       return `cards:${block.cards.map((card) => card.id).join()}`
     case 'links':
       return 'links'
+    case 'signupForm':
+      return 'signupForm'
+    case 'mcpInstall':
+      return 'mcpInstall'
   }
 }
 
@@ -98,6 +105,18 @@ function Block({ block }: { block: PageBlock }) {
           ))}
         </div>
       )
+    case 'signupForm':
+      return block.style === 'band' ? (
+        <section className="band" aria-label="Sign up">
+          <div className="container">
+            <SignupForm form={getWebMcpPageTools().signupForm} />
+          </div>
+        </section>
+      ) : (
+        <SignupForm form={getWebMcpPageTools().signupForm} />
+      )
+    case 'mcpInstall':
+      return <McpInstall mcpUrl={block.mcpUrl} markdownPath={block.markdownPath} links={block.links} />
     case 'links':
       return (
         <ul className="link-list">

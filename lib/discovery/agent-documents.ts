@@ -126,7 +126,7 @@ export function buildLlmsFullTxt(site: Site): string {
   const part = (url: string, markdown: string) => `---\n\nSource: ${url}\n\n${markdown.trim()}\n`
   const pages = buildPageModels(site)
   // A twin without its frontmatter and its pointer to llms.txt: this file is what that pointer leads to.
-  const pageBody = (key: PageKey) => renderPageBody(site, pages[key])
+  const pageBody = (key: PageKey) => renderPageBody(site, pages[key], pages)
   return [
     `# ${PRODUCT_NAME}: the public corpus\n`,
     `> Every page of ${urls.home} as Markdown, the developer index and the public resources, in one file. Index: ${urls.llms}\n`,

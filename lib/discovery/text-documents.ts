@@ -6,6 +6,8 @@ import { CONTRACT_VERSION, MCP_PROTOCOL_VERSION, PRODUCT_NAME, PUBLIC_RESOURCE_I
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import { SITE_PAGES } from '../pages/site-pages.ts'
 import type { Site } from '../site.ts'
+import { buildPageModels } from '../pages/page-model.ts'
+import { buildWebMcpPageTools, signupFormPages, webMcpToolNames } from '../webmcp/page-tools.ts'
 
 /**
  * llms.txt (llmstxt.org): the H1, a summary blockquote, then short instructions for agents and file
@@ -18,6 +20,8 @@ export function buildLlmsTxt(site: Site): string {
     (id) => `- [${content.resources[id].data.name}](${urls.resource(id)}): ${content.resources[id].data.description}`,
   )
   const pageLinks = SITE_PAGES.map((page) => `- [${page.label}](${urls.markdown(page.key)}): Markdown of ${urls.page(page.key)}`)
+  const pages = buildPageModels(site)
+  const webMcp = webMcpToolNames(buildWebMcpPageTools(site, pages))
   return [
     `# ${PRODUCT_NAME}`,
     '',
@@ -29,6 +33,10 @@ export function buildLlmsTxt(site: Site): string {
     '',
     `- Ask REST for JSON: start at ${urls.capabilities}, then ${urls.resources}. Or connect an MCP client to ${urls.mcp}`,
     `  (tools ${config.serviceName}.get_public_capabilities, ${config.serviceName}.list_public_resources, ${config.serviceName}.read_public_resource).`,
+    `- In a browser with WebMCP, every page registers tools for an agent acting for the visitor: ${webMcp.scripted.join(', ')}`,
+    `  (${signupFormPages(pages)
+      .map((key) => urls.page(key))
+      .join(' and ')} add their sign-up form as ${webMcp.form}). Each page's Markdown lists them.`,
     `- No API key, token or OAuth scope is needed. Quota: ${QUOTA.capacity} requests at once per client IP, refilled at`,
     `  ${QUOTA.refillPerSecond} per second, shared by REST and MCP; on 429 wait Retry-After seconds. Documents like this one cost no quota.`,
     '- Errors are application/problem+json (REST) or JSON-RPC errors (MCP) with a code, a detail and a resolution: follow the resolution.',

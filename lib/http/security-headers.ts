@@ -11,7 +11,11 @@ import type { HeaderList } from './headers.ts'
 /** Two years, the preload list's expectation; no includeSubDomains: other hosts of the domain are not ours to pin. */
 const HSTS = 'max-age=63072000'
 
-/** Powerful features no page of this site uses. */
+/**
+ * Powerful features no page of this site uses. WebMCP's `tools` is left out on purpose: its default
+ * allowlist is 'self', which is what the pages need to register their tools, and naming it makes
+ * browsers outside its origin trial log a warning on every page.
+ */
 const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()'
 
 /**
@@ -66,9 +70,21 @@ export function inlineScriptHashes(html: string): string[] {
   return [...new Set(hashes)]
 }
 
+const FORM_ACTION = /<form\b[^>]*\saction="(https?:\/\/[^"]+)"/g
+
+/**
+ * The origins, other than the page's own, its forms submit to (the sign-up form goes to the app), in
+ * document order: `form-action` names exactly these, as `script-src` names exactly the page's scripts.
+ */
+export function formActionOrigins(html: string): string[] {
+  const actions = [...html.matchAll(FORM_ACTION)].map((match) => (match[1] ?? '').replaceAll('&amp;', '&')).filter((action) => URL.canParse(action))
+  return [...new Set(actions.map((action) => new URL(action).origin))]
+}
+
 /**
  * The CSP of one prerendered page: its own files ('self': /_next/static, /site.css, images) and its
- * inline scripts by hash; no plugins, no base URL changes, forms only to the site, never framed.
+ * inline scripts by hash; no plugins, no base URL changes, forms only to the site and to where the
+ * page's own forms go, never framed.
  */
 export function pageContentSecurityPolicy(html: string, baseUrl: string): string {
   return [
@@ -80,7 +96,7 @@ export function pageContentSecurityPolicy(html: string, baseUrl: string): string
     "connect-src 'self'",
     "manifest-src 'self'",
     "base-uri 'none'",
-    "form-action 'self'",
+    `form-action 'self' ${formActionOrigins(html).join(' ')}`.trimEnd(),
     "frame-ancestors 'none'",
     ...(isHttps(baseUrl) ? ['upgrade-insecure-requests'] : []),
   ].join('; ')

@@ -7,6 +7,7 @@
 import { stringify as toYaml } from 'yaml'
 import { PRODUCT_NAME } from '../contract/constants.ts'
 import type { Site } from '../site.ts'
+import { buildWebMcpPageTools, webMcpToolNames } from '../webmcp/page-tools.ts'
 import { absoluteHref, getPageModels, type PageBlock, type PageLink, type PageModel, type PageModels } from './page-model.ts'
 import { NOT_FOUND_TWIN, type TwinKey } from './site-pages.ts'
 
@@ -37,13 +38,31 @@ function blockMarkdown(block: PageBlock, baseUrl: string): string[] {
       return block.cards.flatMap((card) => [`## ${card.heading}`, card.text, link(card.link, baseUrl)])
     case 'links':
       return [block.links.map((target) => `- ${link(target, baseUrl)}`).join('\n')]
+    case 'signupForm':
+      // Every plan's sign-up link is in the plans; the form itself is named among the page's WebMCP tools.
+      return []
+    case 'mcpInstall':
+      return ['## Install in an editor', `- [Add to Cursor](${block.links.cursor})\n- [Add to VS Code](${block.links.vscode})`]
   }
 }
 
+/** The WebMCP tools the page registers (lib/webmcp/page-tools.ts), named for agents that read the twin instead. */
+function webMcpSection(site: Site, page: PageModel, pages: PageModels): string[] {
+  const names = webMcpToolNames(buildWebMcpPageTools(site, pages))
+  const code = (name: string) => `\`${name}\``
+  const scripted = names.scripted.map(code)
+  const form = page.blocks.some((block) => block.kind === 'signupForm') ? ` Its sign-up form is the tool ${code(names.form)}.` : ''
+  return [
+    '## WebMCP tools on this page',
+    `In a browser with WebMCP, this page registers tools for an agent acting for the visitor: ${scripted.slice(0, -1).join(', ')} and ${scripted.at(-1)}.${form}\n` +
+      `The reads are the same as the agent API's (${site.urls.apiBase}) and the MCP server's (${site.urls.mcp}).`,
+  ]
+}
+
 /** The page's content as Markdown, without the frontmatter and the pointer to llms.txt. */
-export function renderPageBody(site: Site, page: PageModel): string {
-  return page.blocks
-    .flatMap((block) => blockMarkdown(block, site.config.baseUrl))
+export function renderPageBody(site: Site, page: PageModel, pages: PageModels = getPageModels()): string {
+  const tools = page.key === NOT_FOUND_TWIN ? [] : webMcpSection(site, page, pages)
+  return [...page.blocks.flatMap((block) => blockMarkdown(block, site.config.baseUrl)), ...tools]
     .map((part) => part.trim())
     .filter(Boolean)
     .join('\n\n')
@@ -61,6 +80,6 @@ export function buildPageMarkdown(site: Site, key: TwinKey, pages: PageModels = 
     '---',
     `> ${about} For the index of this site for AI agents, read ${site.urls.llms}.`,
     '',
-    renderPageBody(site, page),
+    renderPageBody(site, page, pages),
   ].join('\n')
 }

@@ -10,6 +10,7 @@ import { PRODUCT_NAME } from '../contract/constants.ts'
 import type { Plan } from '../content/frontmatter.ts'
 import { fillTemplate } from '../content/load.ts'
 import { getSite, perSite, type Site } from '../site.ts'
+import { buildMcpInstallLinks } from '../discovery/mcp-documents.ts'
 import { splitSections } from './markdown.ts'
 import { NOT_FOUND_TWIN, sitePage, type PageKey, type TwinKey } from './site-pages.ts'
 
@@ -56,6 +57,10 @@ export type PageBlock =
   | { kind: 'plans'; label: string; plans: PlanView[] }
   | { kind: 'cards'; cards: PageCard[] }
   | { kind: 'links'; links: PageLink[] }
+  /** The sign-up form with a plan, which browsers with WebMCP offer as a tool (its fields: lib/webmcp/page-tools.ts). */
+  | { kind: 'signupForm'; style?: 'band' }
+  /** One-click installs of the MCP server in an editor, and copy buttons for its URL and the page's Markdown. */
+  | { kind: 'mcpInstall'; mcpUrl: string; markdownPath: string; links: { cursor: string; vscode: string } }
 
 export interface PageModel {
   key: TwinKey
@@ -93,6 +98,11 @@ export function toPlanView(plan: Plan, appUrl: string): PlanView {
     ctaLabel: plan.ctaLabel,
     ctaHref: planCtaHref(plan, appUrl),
   }
+}
+
+/** The product app's pages this site hands visitors to, and its host name, shown so visitors know where a link goes. */
+export function appLinks(appUrl: string): { host: string; login: string; signup: string } {
+  return { host: new URL(appUrl).host, login: `${appUrl}/login`, signup: `${appUrl}/signup` }
 }
 
 /** The 404 page in both representations. */
@@ -137,6 +147,7 @@ export function buildPageModels(site: Site): PageModels {
           loop: data.loop,
         },
         ...sections.map((markdown): PageBlock => ({ kind: 'markdown', markdown, style: 'band' })),
+        { kind: 'signupForm', style: 'band' },
       ],
     }
   }
@@ -156,6 +167,7 @@ export function buildPageModels(site: Site): PageModels {
     return page('pricing', content.pricing.data, [
       { kind: 'plans', label: 'Plans', plans: plans.map((plan) => toPlanView(plan, config.appUrl)) },
       ...(intro ? [{ kind: 'markdown', markdown: intro, style: 'note' } as const] : []),
+      { kind: 'signupForm' },
       ...prose(sections.join('\n\n')),
     ])
   }
@@ -176,6 +188,7 @@ export function buildPageModels(site: Site): PageModels {
   const login = (): PageModel => {
     const { data } = content.login
     const { intro, sections } = splitSections(filled(content.login.body))
+    const app = appLinks(config.appUrl)
     return page('login', data, [
       ...prose(intro),
       {
@@ -184,15 +197,15 @@ export function buildPageModels(site: Site): PageModels {
           {
             id: 'log-in',
             heading: 'Already have an account?',
-            text: `You will continue on the ${PRODUCT_NAME} app at **${new URL(config.appUrl).host}**.`,
-            link: { label: data.loginLabel, href: `${config.appUrl}/login` },
+            text: `You will continue on the ${PRODUCT_NAME} app at **${app.host}**.`,
+            link: { label: data.loginLabel, href: app.login },
           },
           {
             // The anchor every plan's sign-up without the app (SIGNUP_PATH) lands on.
             id: 'create-account',
             heading: `New to ${PRODUCT_NAME}?`,
             text: `Create your account in the ${PRODUCT_NAME} app.${freePlanName ? ` The ${freePlanName} plan is free.` : ''}`,
-            link: { label: data.signupLabel, href: `${config.appUrl}/signup`, secondary: true },
+            link: { label: data.signupLabel, href: app.signup, secondary: true },
           },
         ],
       },
@@ -200,13 +213,20 @@ export function buildPageModels(site: Site): PageModels {
     ])
   }
 
-  const developers = (): PageModel => ({
-    key: 'developers',
-    title: content.developers.data.title,
-    description: content.developers.data.description,
-    documentTitle: titled('Developers'),
-    blocks: [{ kind: 'markdown', markdown: filled(content.developers.body).trim(), style: 'index' }],
-  })
+  const developers = (): PageModel => {
+    const { intro, sections } = splitSections(filled(content.developers.body))
+    return {
+      key: 'developers',
+      title: content.developers.data.title,
+      description: content.developers.data.description,
+      documentTitle: titled('Developers'),
+      blocks: [
+        { kind: 'markdown', markdown: intro, style: 'index' },
+        { kind: 'mcpInstall', mcpUrl: urls.mcp, markdownPath: sitePage('developers').markdownPath, links: buildMcpInstallLinks(site) },
+        { kind: 'markdown', markdown: sections.join('\n\n'), style: 'index' },
+      ],
+    }
+  }
 
   const notFound = (): PageModel => ({
     key: NOT_FOUND_TWIN,

@@ -106,6 +106,7 @@ test.describe('homepage', () => {
       'For mentors and programmes',
       'Start',
       'For developers and AI agents',
+      'Start with a plan',
       'Product',
       'Developers and agents',
     ])

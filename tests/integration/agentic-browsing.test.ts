@@ -1,10 +1,12 @@
 /**
- * Lighthouse 13.5's Agentic Browsing category on the built site, seen at its https base URL: every
- * applicable audit passes on / and /pricing, and the AI Catalog audit applies (it finds the catalog).
+ * Lighthouse 13.5's Agentic Browsing category on the built site, seen at its https base URL in a
+ * Chromium with WebMCP: every applicable audit passes on / and /pricing, and the AI Catalog and the
+ * three WebMCP audits apply (they find the catalog, the page's tools and its sign-up form).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { failingAudits, runLighthouse } from '../support/lighthouse.ts'
 import { serveAtBaseUrl, type SiteAtBaseUrl } from '../support/tls-front.ts'
+import { FORM_TOOL_NAME, SCRIPTED_TOOL_NAMES, WEBMCP_CHROME_FLAG } from '../support/webmcp.ts'
 
 let served: SiteAtBaseUrl
 
@@ -16,12 +18,21 @@ afterAll(async () => {
 })
 
 describe.each(['/', '/pricing'])('Agentic Browsing on %s', (pagePath) => {
-  it('passes every applicable audit, the AI Catalog schema audit among them', { timeout: 180_000 }, async () => {
-    const report = await runLighthouse(`${served.base}${pagePath}`, ['agentic-browsing'], served.chromeFlags)
+  it('passes every applicable audit, the AI Catalog schema audit and the WebMCP audits among them', { timeout: 180_000 }, async () => {
+    const report = await runLighthouse(`${served.base}${pagePath}`, ['agentic-browsing'], [...served.chromeFlags, WEBMCP_CHROME_FLAG])
     const audits = report.categories['agentic-browsing']?.auditRefs.map((ref) => report.audits[ref.id]) ?? []
     expect(audits.map((audit) => audit?.id)).toEqual(expect.arrayContaining(['ard-schema', 'llms-txt']))
     expect(report.audits['ard-schema']?.scoreDisplayMode).not.toBe('notApplicable')
     expect(report.audits['llms-txt']?.scoreDisplayMode).not.toBe('notApplicable')
+    // WebMCP: the tools registered at load (by script, and the sign-up form), their schemas valid, the form annotated.
+    for (const id of ['webmcp-registered-tools', 'webmcp-schema-validity', 'webmcp-form-coverage']) {
+      expect(report.audits[id]?.scoreDisplayMode, id).not.toBe('notApplicable')
+      expect(report.audits[id]?.score, id).toBe(1)
+    }
+    expect(report.audits['webmcp-form-coverage']?.scoreDisplayMode).toBe('binary')
+    const registered = report.audits['webmcp-registered-tools'] as { details?: { items: Array<{ value: { items: Array<{ tool: string }> } }> } }
+    const toolNames = (registered.details?.items ?? []).flatMap((section) => section.value.items.map((item) => item.tool))
+    expect(toolNames.sort()).toEqual([...SCRIPTED_TOOL_NAMES, FORM_TOOL_NAME].sort())
     // The OpenAPI entry's media type is not one of ARD's discovery types: a low-severity note, not an error.
     const ard = report.audits['ard-schema'] as { score: number; details?: { items: Array<{ element: string; issue: string }> } }
     expect(ard.details?.items ?? []).toEqual([

@@ -38,7 +38,8 @@ const PUBLISHED_PATHS = [
 /** Every absolute URL in a text, and every Markdown link or href target that is not absolute. */
 function extractUrls(text: string): { absolute: string[]; relative: string[] } {
   const absolute = [...text.matchAll(/\bhttps?:\/\/[^\s"'<>()[\]`\\]+/g)].map((match) => match[0].replace(/[.,;:]+$/, ''))
-  const relative = [...text.matchAll(/\]\((?!https?:|mailto:|#)([^)]+)\)|href="(?!https?:|mailto:|#)([^"]+)"/g)].map(
+  // A link with a scheme (https:, mailto:, the editors' cursor: and vscode: install links) is not relative.
+  const relative = [...text.matchAll(/\]\((?![a-z][a-z0-9+.-]*:|#)([^)]+)\)|href="(?![a-z][a-z0-9+.-]*:|#)([^"]+)"/g)].map(
     (match) => match[1] ?? match[2] ?? '',
   )
   return { absolute, relative }

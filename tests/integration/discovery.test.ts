@@ -203,9 +203,13 @@ describe('/developers.md', () => {
   it('is the developer index page as Markdown: content/developers.md with the base URL and the contract figures filled in', async () => {
     const body = await (await site.fetch('/developers.md')).text()
     const expected = await expectedMarkdown('content/developers.md', { base_url: BASE, service: 'service' })
-    expect(body).toBe(
+    const index =
       '---\ntitle: Cadence developer index\ndescription: Entry points, protocols, errors, limits and policies of the Cadence public agent API (REST and MCP).\n---\n' +
-        `> This is the Markdown version of ${BASE}/developers. For the index of this site for AI agents, read ${BASE}/llms.txt.\n\n${expected}`,
+      `> This is the Markdown version of ${BASE}/developers. For the index of this site for AI agents, read ${BASE}/llms.txt.\n\n${expected}`.trimEnd()
+    expect(body.slice(0, index.length)).toBe(index)
+    // Then what the page shows besides the content: the editors' install links and the page's WebMCP tools.
+    expect(body.slice(index.length)).toMatch(
+      /^\n\n## Install in an editor\n\n- \[Add to Cursor\]\(cursor:\/\/anysphere\.cursor-deeplink\/mcp\/install\?name=cadence-public&config=[^)]+\)\n- \[Add to VS Code\]\(vscode:mcp\/install\?[^)]+\)\n\n## WebMCP tools on this page\n\n[^#]+$/,
     )
     for (const anchor of ['## Versioning', '## Authentication', '## Rate limits', '## Agent boundaries', '## MCP']) expect(body).toContain(anchor)
   })

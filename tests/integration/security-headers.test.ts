@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DOCUMENT_PATHS } from '../../lib/discovery/document-paths.ts'
 import { SITE_PAGES } from '../../lib/pages/site-pages.ts'
 import { observatoryScan } from '../support/observatory.ts'
+import { SITE_BUILDS } from '../support/site-build.ts'
 import { startSite, type RunningSite } from '../support/site-server.ts'
+import { SIGNUP_FORM_PATHS } from '../support/webmcp.ts'
 
 const servers = {} as Record<'npm start' | 'next start', RunningSite>
 
@@ -37,7 +39,8 @@ const RESOURCE = {
 const PAGE = { ...SHARED, 'referrer-policy': 'strict-origin-when-cross-origin', 'cross-origin-resource-policy': 'same-origin' }
 
 /** The policy a page must carry, from the scripts of the HTML it was served with. */
-function expectedPagePolicy(html: string): string {
+/** `pagePath`: pages with the sign-up form may submit it to the app, and to nowhere else but the site. */
+function expectedPagePolicy(html: string, pagePath?: string): string {
   const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? '')
   const hashes = [...new Set(inline.map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`))]
   expect(hashes.length).toBeGreaterThan(0)
@@ -50,7 +53,7 @@ function expectedPagePolicy(html: string): string {
     "connect-src 'self'",
     "manifest-src 'self'",
     "base-uri 'none'",
-    "form-action 'self'",
+    SIGNUP_FORM_PATHS.includes(pagePath ?? '') ? `form-action 'self' ${new URL(SITE_BUILDS.test.APP_URL).origin}` : "form-action 'self'",
     "frame-ancestors 'none'",
     'upgrade-insecure-requests',
   ].join('; ')
@@ -78,7 +81,7 @@ describe.each(['npm start', 'next start'] as const)('%s', (server) => {
       const html = await response.text()
       expect(pick(response, [...Object.keys(PAGE), 'content-security-policy'])).toEqual({
         ...PAGE,
-        'content-security-policy': expectedPagePolicy(html),
+        'content-security-policy': expectedPagePolicy(html, pagePath),
       })
       expect(response.headers.get('content-security-policy')).not.toContain('unsafe')
     },
