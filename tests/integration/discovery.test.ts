@@ -203,14 +203,20 @@ describe('/developers.md', () => {
   it('is the developer index page as Markdown: content/developers.md with the base URL and the contract figures filled in', async () => {
     const body = await (await site.fetch('/developers.md')).text()
     const expected = await expectedMarkdown('content/developers.md', { base_url: BASE, service: 'service' })
+    const sectionsAt = expected.search(/^## /m)
+    const [intro, sections] = [expected.slice(0, sectionsAt).trimEnd(), expected.slice(sectionsAt).trimEnd()]
     const index =
       '---\ntitle: Cadence developer index\ndescription: Entry points, protocols, errors, limits and policies of the Cadence public agent API (REST and MCP).\n---\n' +
-      `> This is the Markdown version of ${BASE}/developers. For the index of this site for AI agents, read ${BASE}/llms.txt.\n\n${expected}`.trimEnd()
+      `> This is the Markdown version of ${BASE}/developers. For the index of this site for AI agents, read ${BASE}/llms.txt.\n\n${intro}`
     expect(body.slice(0, index.length)).toBe(index)
-    // Then what the page shows besides the content: the editors' install links and the page's WebMCP tools.
-    expect(body.slice(index.length)).toMatch(
-      /^\n\n## Install in an editor\n\n- \[Add to Cursor\]\(cursor:\/\/anysphere\.cursor-deeplink\/mcp\/install\?name=cadence-public&config=[^)]+\)\n- \[Add to VS Code\]\(vscode:mcp\/install\?[^)]+\)\n\n## WebMCP tools on this page\n\n[^#]+$/,
-    )
+    // After the introduction, as on the page, the editors' install links; then the content's sections, then the page's WebMCP tools.
+    const install =
+      /^\n\n## Install in an editor\n\n- \[Add to Cursor\]\(cursor:\/\/anysphere\.cursor-deeplink\/mcp\/install\?name=cadence-public&config=[^)]+\)\n- \[Add to VS Code\]\(vscode:mcp\/install\?[^)]+\)\n\n/
+    const rest = body.slice(index.length)
+    expect(rest).toMatch(install)
+    const afterInstall = rest.replace(install, '')
+    expect(afterInstall.slice(0, sections.length)).toBe(sections)
+    expect(afterInstall.slice(sections.length)).toMatch(/^\n\n## WebMCP tools on this page\n\n[^#]+$/)
     for (const anchor of ['## Versioning', '## Authentication', '## Rate limits', '## Agent boundaries', '## MCP']) expect(body).toContain(anchor)
   })
 })
