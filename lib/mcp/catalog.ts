@@ -46,18 +46,17 @@ function describeInvalidArguments(name: string, serviceName: string, args: unkno
 }
 
 /**
- * `outputSchema`: the advertised output schema, for the SDK's era-aware result projection. `call`: the
- * REST body as structured content, or an `isError` result for bad arguments.
+ * `definition`: the tool as tools/list shows it; `validateOutput`: the contract's check of a result;
+ * `call`: the REST body as structured content, or an `isError` result for bad arguments.
  */
 function buildTool(site: Site, answers: readonly OperationAnswer[], operation: AgentOperation, name: string) {
   const mcpTool = operation.mcpTool as NonNullable<AgentOperation['mcpTool']>
-  const outputSchema = toJsonSchema(operation.response)
   const definition: Tool = {
     name,
     title: mcpTool.title,
     description: mcpTool.description,
     inputSchema: toJsonSchema(operation.input) as Tool['inputSchema'],
-    outputSchema: outputSchema as Tool['outputSchema'],
+    outputSchema: toJsonSchema(operation.response) as Tool['outputSchema'],
     annotations: { ...TOOL_ANNOTATIONS },
   }
   // One result per valid argument set, built once and shared by every call.
@@ -73,7 +72,7 @@ function buildTool(site: Site, answers: readonly OperationAnswer[], operation: A
       return { content: [{ type: 'text', text: describeInvalidArguments(name, site.config.serviceName, args, parsed.error.issues) }], isError: true }
     return results.get(JSON.stringify(parsed.data)) as CallToolResult
   }
-  return { definition, outputSchema, call }
+  return { definition, validateOutput: operation.response['~standard'].validate, call }
 }
 
 /** Tools by name, resources and their `resources/read` results by URI, every valid tool call (`tools/call` params). */

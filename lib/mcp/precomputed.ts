@@ -1,15 +1,15 @@
 /**
  * Precomputed answers: the requests the catalog answers the same way every time (`server/discover`,
  * the lists, each resource read and each valid tool call, at each served protocol version) with the
- * envelope and headers clients send. The endpoint (the SDK) answers each one once; later ones get
- * those bytes with their own id, without a per-request SDK server. Anything else goes to the SDK.
+ * envelope and headers clients send. The SDK (through its public API, `serve`) answers each one once;
+ * later ones get those bytes with their own id, without a per-request SDK server. Anything else goes
+ * to the SDK.
  */
 import { randomUUID } from 'node:crypto'
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server'
 import { MCP_LEGACY_PROTOCOL_VERSIONS, MCP_PROTOCOL_VERSION } from '../contract/constants.ts'
 import type { McpCatalog } from './catalog.ts'
 import { isJsonRpcId, isPlainObject, MCP_HEADERS, MCP_NAME_SOURCE, type JsonObject, type McpAnswer } from './protocol.ts'
-import type { McpEndpoint } from './server.ts'
 
 /** An answer cut where the request's id goes. */
 type Template = Omit<McpAnswer, 'body'> & { parts: Buffer[] }
@@ -59,7 +59,7 @@ function keyOf(request: Request, body: unknown): string | undefined {
 
 export function createPrecomputedAnswers(
   catalog: McpCatalog,
-  endpoint: McpEndpoint,
+  serve: (request: Request, body: unknown) => Promise<McpAnswer>,
 ): (request: Request, body: unknown) => Promise<McpAnswer | undefined> {
   const served: [string, JsonObject][] = [
     ['tools/list', {}],
@@ -83,10 +83,13 @@ export function createPrecomputedAnswers(
     if (found === undefined || !templates.has(found)) return undefined
     let template = templates.get(found)
     if (!template) {
-      const answer = await endpoint.answer(request, { ...(body as JsonObject), id: marker })
+      const answer = await serve(request, { ...(body as JsonObject), id: marker })
       template = {
         status: answer.status,
-        parts: (answer.body ?? '').split(JSON.stringify(marker)).map((part) => Buffer.from(part)),
+        parts: Buffer.from(answer.body ?? '')
+          .toString()
+          .split(JSON.stringify(marker))
+          .map((part) => Buffer.from(part)),
         headers: answer.headers,
       }
       templates.set(found, template)
