@@ -75,12 +75,11 @@ export async function admitAgentRequest(request: Request): Promise<Admission> {
   const values = quotaHeaderValues(decision, Date.now())
   const headers = quotaHeaders(values)
   // Header lists are cached per value set, and so are the answers built on them (one per store): no allocation here.
-  let byStore = answers.get(headers)
-  if (byStore === undefined) answers.set(headers, (byStore = {}))
+  const byStore = answers.get(headers) ?? {}
   let admission = byStore[quotaStore]
   if (admission === undefined) {
     const record = { quotaStore, quotaRemaining: decision.remaining }
-    admission = byStore[quotaStore] = Object.freeze(
+    admission = Object.freeze(
       decision.allowed
         ? { admitted: true, outcome: 'admitted', headers, ...record }
         : {
@@ -92,6 +91,7 @@ export async function admitAgentRequest(request: Request): Promise<Admission> {
             ...record,
           },
     )
+    answers.set(headers, { ...byStore, [quotaStore]: admission })
   }
   return admission
 }

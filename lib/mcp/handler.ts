@@ -1,45 +1,56 @@
 /**
  * POST /mcp as one web-standard handler. In order: the Origin policy (403), any method but POST (405),
- * the body read once by the SDK's reader under the size limit, admission (the one seam for rollout
- * state and quota, decided before anything else: 503/429), media type (415), size (413), JSON
- * (-32700), then a precomputed answer, the contract's own answer (gate.ts) or the SDK (server.ts).
- * Every answer is one JSON-RPC body with the API headers; nothing in the request can make it throw,
- * stream or hang. It returns what it decided on the way (admission, the MCP call and how it was
- * answered) with the answer.
+ * the body read once by the SDK's reader under the size limit, admission (rollout state and quota,
+ * decided before anything else: 503/429), media type (415), size (413), JSON (-32700), then a
+ * precomputed answer, the contract's own answer (gate.ts) or the SDK's (server.ts). Every answer is one
+ * JSON-RPC body with the API headers; nothing in the request can make it throw, stream or hang. It
+ * returns what it decided on the way (admission, the MCP call and how it was answered) with the answer.
  */
-import { isJsonContentType, isJSONRPCRequest, readRequestBody } from '@modelcontextprotocol/server'
+import * as sdk from '@modelcontextprotocol/server'
 import { admitAgentRequest, type Admission } from '../admission.ts'
 import { API_HEADERS, CONTENT_TYPES, type HeaderList } from '../http/headers.ts'
 import { respond } from '../http/respond.ts'
 import { perSite } from '../site.ts'
-import { describeMcpCall, type McpCall } from './call.ts'
 import { getMcpCatalog, type McpCatalog } from './catalog.ts'
-import {
-  bodyTooLarge,
-  errorAnswer,
-  forbiddenOrigin,
-  internalError,
-  methodNotAllowed,
-  parseError,
-  refused,
-  unsupportedMediaType,
-  type McpErrorAnswer,
-} from './errors.ts'
+import * as answers from './errors.ts'
 import { dispatchMcpRequest } from './gate.ts'
 import { buildOriginPolicy, checkOrigin } from './origin.ts'
 import { createPrecomputedAnswers } from './precomputed.ts'
-import { MCP_HEADERS, MCP_MAX_BODY_BYTES, readableId, type McpAnswer } from './protocol.ts'
+import { isPlainObject, MCP_HEADERS, MCP_MAX_BODY_BYTES, readableId, type McpAnswer } from './protocol.ts'
 import { createMcpEndpoint, type McpEndpoint } from './server.ts'
 
-/** The answer to one request to /mcp, and what was decided on the way (null: not reached). */
-export interface McpOutcome {
-  response: Response
-  route: null
-  admission: Admission | null
-  mcp: McpCall | null
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null)
+
+/** What a parsed body asks (a batch is `batch`), for telemetry; `error` is set where the answer is decided. */
+function describeMcpCall(request: Request, body: unknown) {
+  const startedAt = performance.timeOrigin + performance.now()
+  const message = isPlainObject(body) ? body : {}
+  const params = isPlainObject(message.params) ? message.params : {}
+  const meta = isPlainObject(params._meta) ? params._meta : {}
+  const method = Array.isArray(body) ? 'batch' : text(message.method)
+  // 2026-07-28 carries clientInfo in every request's _meta; a 2025 client sends it once, in initialize.
+  const info = isPlainObject(meta[sdk.CLIENT_INFO_META_KEY]) ? meta[sdk.CLIENT_INFO_META_KEY] : params.clientInfo
+  const version = isPlainObject(body) ? (request.headers.get(MCP_HEADERS.protocolVersion) ?? text(meta[sdk.PROTOCOL_VERSION_META_KEY])) : null
+  return {
+    method,
+    tool: method === 'tools/call' ? text(params.name) : null,
+    resourceUri: method === 'resources/read' ? text(params.uri) : null,
+    protocolVersion: version ?? (method === 'initialize' ? text(params.protocolVersion) : null),
+    requestId: typeof message.id === 'string' || typeof message.id === 'number' ? String(message.id) : null,
+    clientName: isPlainObject(info) ? info.name : undefined,
+    traceparent: text(meta[sdk.TRACEPARENT_META_KEY]),
+    tracestate: text(meta[sdk.TRACESTATE_META_KEY]),
+    startedAt,
+    error: null as string | null,
+  }
 }
 
-/** The contract's answer or the SDK's, and how it answered the call (`error`, as `McpCall.error`). */
+export type McpCall = ReturnType<typeof describeMcpCall>
+/** The answer to one request to /mcp, and what was decided on the way (null: not reached). */
+export type McpOutcome = { response: Response; route: null; admission: Admission | null; mcp: McpCall | null }
+type Decided = Omit<McpOutcome, 'response'>
+
+/** The contract's answer or the SDK's, and how it answered the call (`error`, as in `McpCall`). */
 async function serve(catalog: McpCatalog, endpoint: McpEndpoint, request: Request, body: unknown): Promise<McpAnswer & { error: string | null }> {
   const get = (name: string) => request.headers.get(name) ?? undefined
   const headers = {
@@ -47,16 +58,12 @@ async function serve(catalog: McpCatalog, endpoint: McpEndpoint, request: Reques
     mcpMethodHeader: get(MCP_HEADERS.method),
     mcpNameHeader: get(MCP_HEADERS.name),
   }
-  const dispatch = dispatchMcpRequest(body, headers, catalog)
-  if (!('leg' in dispatch)) return { ...errorAnswer(dispatch), error: String(dispatch.error.code) }
-  const answer =
-    dispatch.leg === 'modern'
-      ? await endpoint.modern(request, dispatch.body)
-      : await endpoint.legacy(dispatch.messages, dispatch.batch, dispatch.decided)
-  // A valid call's outcome is the catalog's: the tool's own answer to these arguments.
-  const call = isJSONRPCRequest(body) && body.method === 'tools/call' ? body.params : undefined
-  const toolError = call !== undefined && catalog.tools.get(call.name as string)?.call(call.arguments).isError === true
-  return { ...answer, error: toolError ? 'tool_error' : null }
+  const to = dispatchMcpRequest(body, headers, catalog)
+  if (!('leg' in to)) return { ...answers.errorAnswer(to), error: String(to.error.code) }
+  const answer = to.leg === 'modern' ? await endpoint.modern(request, to.body) : await endpoint.legacy(to.messages, to.batch, to.decided)
+  // The SDK served a valid call: its outcome is the catalog tool's own answer to these arguments.
+  const call = sdk.isJSONRPCRequest(body) && body.method === 'tools/call' ? body.params : undefined
+  return { ...answer, error: call && catalog.tools.get(call.name as string)?.call(call.arguments).isError ? 'tool_error' : null }
 }
 
 const getRuntime = perSite((site) => {
@@ -72,7 +79,7 @@ const encoder = new TextEncoder()
 /** The parsed body, or why there is none: 'too-large', 'empty', 'unreadable' (not JSON, or the stream failed). */
 async function readBody(request: Request): Promise<{ json: unknown } | 'too-large' | 'empty' | 'unreadable'> {
   try {
-    const read = await readRequestBody(request, MCP_MAX_BODY_BYTES)
+    const read = await sdk.readRequestBody(request, MCP_MAX_BODY_BYTES)
     if (read.tooLarge) return 'too-large'
     return read.text === '' ? 'empty' : { json: JSON.parse(read.text) }
   } catch {
@@ -82,34 +89,34 @@ async function readBody(request: Request): Promise<{ json: unknown } | 'too-larg
 
 /** Answers any request to /mcp. */
 export async function answerMcpRequest(request: Request): Promise<McpOutcome> {
-  const decided: Omit<McpOutcome, 'response'> = { route: null, admission: null, mcp: null }
+  const decided: Decided = { route: null, admission: null, mcp: null }
   try {
     return { ...decided, response: await handle(request, decided) }
   } catch {
-    return { ...decided, response: refuse(request, decided, internalError(), NO_HEADERS) }
+    return { ...decided, response: refuse(request, decided, answers.internalError(), NO_HEADERS) }
   }
 }
 
-async function handle(request: Request, decided: Omit<McpOutcome, 'response'>): Promise<Response> {
+async function handle(request: Request, decided: Decided): Promise<Response> {
   const { policy, answer, precomputed } = getRuntime()
   const verdict = checkOrigin(request.headers.get('origin'), request.headers.get('host'), policy)
-  if (!verdict.ok) return refuse(request, decided, forbiddenOrigin(verdict.detail), NO_HEADERS)
-  if (request.method !== 'POST') return refuse(request, decided, methodNotAllowed(request.method), NO_HEADERS)
+  if (!verdict.ok) return refuse(request, decided, answers.forbiddenOrigin(verdict.detail), NO_HEADERS)
+  if (request.method !== 'POST') return refuse(request, decided, answers.methodNotAllowed(request.method), NO_HEADERS)
 
   const body = await readBody(request)
-  if (typeof body === 'object') decided.mcp = describeMcpCall(request, body.json, performance.timeOrigin + performance.now())
+  if (typeof body === 'object') decided.mcp = describeMcpCall(request, body.json)
   // Every POST spends the quota exactly once, before anything else is decided about it.
   const admission = await admitAgentRequest(request)
   decided.admission = admission
   if (!admission.admitted) {
     const id = typeof body === 'object' ? readableId(body.json) : null
-    return refuse(request, decided, refused(admission.reason, id, admission.retryAfterSeconds), admission.headers)
+    return refuse(request, decided, answers.refused(admission.reason, id, admission.retryAfterSeconds), admission.headers)
   }
   const contentType = request.headers.get('content-type')
-  if (!isJsonContentType(contentType)) return refuse(request, decided, unsupportedMediaType(contentType), admission.headers)
-  if (body === 'too-large') return refuse(request, decided, bodyTooLarge(), admission.headers)
+  if (!sdk.isJsonContentType(contentType)) return refuse(request, decided, answers.unsupportedMediaType(contentType), admission.headers)
+  if (body === 'too-large') return refuse(request, decided, answers.bodyTooLarge(), admission.headers)
   if (typeof body !== 'object')
-    return refuse(request, decided, parseError(body === 'empty' ? 'The request body is empty.' : undefined), admission.headers)
+    return refuse(request, decided, answers.parseError(body === 'empty' ? 'The request body is empty.' : undefined), admission.headers)
   const known = await precomputed(request, body.json)
   if (known) return send(request, known, admission.headers)
   const served = await answer(request, body.json)
@@ -117,9 +124,9 @@ async function handle(request: Request, decided: Omit<McpOutcome, 'response'>): 
   return send(request, served, admission.headers)
 }
 
-function refuse(request: Request, decided: Omit<McpOutcome, 'response'>, problem: McpErrorAnswer, admission: HeaderList): Response {
+function refuse(request: Request, decided: Decided, problem: answers.McpErrorAnswer, admission: HeaderList): Response {
   if (decided.mcp) decided.mcp.error = String(problem.error.code)
-  return send(request, errorAnswer(problem), admission)
+  return send(request, answers.errorAnswer(problem), admission)
 }
 
 function send(request: Request, answer: McpAnswer, admission: HeaderList): Response {
