@@ -106,25 +106,25 @@ function decodeName(raw: string): string | undefined {
 }
 
 /**
- * The contract rejects a mirrored header that disagrees with a 2025-era message (-32020) as it does
- * on 2026-07-28 ones, where the SDK checks them: `Mcp-Method` against its method, `Mcp-Name` against
- * its name or URI.
+ * A mirrored header missing from a 2026-07-28 request (`required`) or disagreeing with any message
+ * (-32020): `Mcp-Method` against its method, `Mcp-Name` against its name or URI. The SDK's classifier
+ * leaves these to `createMcpHandler`, and checks none on 2025-era messages; the contract checks both.
  */
-function legacyHeaderProblem(
-  body: JsonObject,
-  { mcpMethodHeader: method, mcpNameHeader: name }: MirroredHeaders,
-): answers.McpErrorAnswer | undefined {
-  if (method !== undefined && method !== body.method) return methodMismatch(readableId(body), method, body.method)
+function headerProblem(body: JsonObject, headers: MirroredHeaders, required = false): answers.McpErrorAnswer | undefined {
+  const { mcpMethodHeader: method, mcpNameHeader: name, protocolVersionHeader: version } = headers
+  const id = readableId(body)
+  const missing = (header: string) => answers.headerMismatch(id, `the required ${header} header is missing`)
+  if (required && version === undefined) return missing('MCP-Protocol-Version')
+  if (required && method === undefined) return missing('Mcp-Method')
+  if (method !== undefined && method !== body.method) return methodMismatch(id, method, body.method)
   const field = typeof body.method === 'string' && Object.hasOwn(MCP_NAME_SOURCE, body.method) ? MCP_NAME_SOURCE[body.method] : undefined
+  const value = field && isPlainObject(body.params) ? body.params[field] : undefined
+  if (required && name === undefined && typeof value === 'string') return missing('Mcp-Name')
   if (name === undefined || field === undefined) return undefined
-  const value = isPlainObject(body.params) ? body.params[field] : undefined
   const decoded = decodeName(name)
-  if (decoded === undefined) return answers.headerMismatch(readableId(body), 'the Mcp-Name header carries an invalid Base64 sentinel value')
+  if (decoded === undefined) return answers.headerMismatch(id, 'the Mcp-Name header carries an invalid Base64 sentinel value')
   if (typeof value !== 'string' || decoded === value) return undefined
-  return answers.headerMismatch(
-    readableId(body),
-    `the Mcp-Name header names ${JSON.stringify(decoded)} but params.${field} is ${JSON.stringify(value)}`,
-  )
+  return answers.headerMismatch(id, `the Mcp-Name header names ${JSON.stringify(decoded)} but params.${field} is ${JSON.stringify(value)}`)
 }
 
 /** The SDK's schema of each request this server serves, per era: every other method is one it does not serve. */
@@ -149,7 +149,7 @@ function messageProblem(message: unknown, served: Readonly<Record<string, Standa
   if (!schema) return answers.methodNotFound(id, message.method, served === SERVED ? 404 : 200)
   const { issues } = schema['~standard'].validate(message)
   if (issues) return answers.invalidParams(id, issues)
-  const { name, uri } = message.params as { name: string; uri: string }
+  const { name, uri } = (message.params ?? {}) as { name: string; uri: string }
   if (message.method === 'tools/call' && !catalog.tools.has(name)) return answers.unknownTool(id, name, [...catalog.tools.keys()])
   if (message.method === 'resources/read' && !catalog.reads.has(uri)) return answers.resourceNotFound(id, uri, catalog.resourceUris)
   return undefined
@@ -157,7 +157,7 @@ function messageProblem(message: unknown, served: Readonly<Record<string, Standa
 
 /** Where a request goes: the SDK's 2026-07-28 handler, or its 2025-era serving with some answers decided here (batch elements, by index). */
 export type McpDispatch =
-  | { leg: 'modern'; body: unknown }
+  | { leg: 'modern'; message: sdk.JSONRPCRequest | sdk.JSONRPCNotification; classification: sdk.MessageClassification }
   | { leg: 'legacy'; messages: JSONRPCMessage[]; batch: boolean; decided: Map<number, JSONRPCMessage> }
 
 const legacy = (message: unknown): McpDispatch => ({ leg: 'legacy', messages: [message as JSONRPCMessage], batch: false, decided: new Map() })
@@ -166,7 +166,7 @@ const legacy = (message: unknown): McpDispatch => ({ leg: 'legacy', messages: [m
 export function dispatchMcpRequest(body: unknown, headers: MirroredHeaders, catalog: McpCatalog): answers.McpErrorAnswer | McpDispatch {
   if (isHandshake(body)) {
     const handshake = withoutEnvelope(body)
-    return legacyHeaderProblem(body, headers) ?? messageProblem(handshake, SERVED_LEGACY, catalog) ?? legacy(handshake)
+    return headerProblem(body, headers) ?? messageProblem(handshake, SERVED_LEGACY, catalog) ?? legacy(handshake)
   }
   const problem = contractProblem(body, headers)
   if (problem) return problem
@@ -179,13 +179,15 @@ export function dispatchMcpRequest(body: unknown, headers: MirroredHeaders, cata
     const version = isPlainObject(meta) ? meta[VERSION_KEY] : undefined
     if (isRequest(message) && !(MCP_SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(version))
       return answers.unsupportedProtocolVersion(readableId(message), String(version))
-    return messageProblem(message, SERVED, catalog) ?? { leg: 'modern', body: message }
+    const { message: classified, classification } = outcome
+    const problem = isRequest(message) ? headerProblem(message, headers, true) : undefined
+    return problem ?? messageProblem(message, SERVED, catalog) ?? { leg: 'modern', message: classified, classification }
   }
   // The 2025 transport would accept a posted response (202), but this server sends no requests to answer.
   if (outcome.reason === 'response')
     return answers.invalidRequest(readableId(message), 'A JSON-RPC response cannot be posted: the server sends no requests to answer.')
   if (!Array.isArray(message))
-    return legacyHeaderProblem(message as JsonObject, headers) ?? messageProblem(message, SERVED_LEGACY, catalog) ?? legacy(message)
+    return headerProblem(message as JsonObject, headers) ?? messageProblem(message, SERVED_LEGACY, catalog) ?? legacy(message)
   const decided = new Map<number, JSONRPCMessage>()
   for (const [index, element] of message.entries()) {
     const refused = messageProblem(element, SERVED_LEGACY, catalog)

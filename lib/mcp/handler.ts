@@ -60,7 +60,8 @@ async function serve(catalog: McpCatalog, endpoint: McpEndpoint, request: Reques
   }
   const to = dispatchMcpRequest(body, headers, catalog)
   if (!('leg' in to)) return { ...answers.errorAnswer(to), error: String(to.error.code) }
-  const answer = to.leg === 'modern' ? await endpoint.modern(request, to.body) : await endpoint.legacy(to.messages, to.batch, to.decided)
+  const answer =
+    to.leg === 'modern' ? await endpoint.modern(request, to.message, to.classification) : await endpoint.legacy(to.messages, to.batch, to.decided)
   // The SDK served a valid call: its outcome is the catalog tool's own answer to these arguments.
   const call = sdk.isJSONRPCRequest(body) && body.method === 'tools/call' ? body.params : undefined
   return { ...answer, error: call && catalog.tools.get(call.name as string)?.call(call.arguments).isError ? 'tool_error' : null }
@@ -91,7 +92,8 @@ async function readBody(request: Request): Promise<{ json: unknown } | 'too-larg
 export async function answerMcpRequest(request: Request): Promise<McpOutcome> {
   const decided: Decided = { route: null, admission: null, mcp: null }
   try {
-    return { ...decided, response: await handle(request, decided) }
+    const response = await handle(request, decided)
+    return { ...decided, response }
   } catch {
     return { ...decided, response: refuse(request, decided, answers.internalError(), NO_HEADERS) }
   }

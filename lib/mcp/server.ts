@@ -85,12 +85,21 @@ export function createMcpEndpoint(catalog: McpCatalog) {
     cacheHints: Object.fromEntries([['server/discover', MCP_CACHE_HINTS.discover], ...CACHED]),
   }
   const factory = () => createMcpServer(catalog, options)
-  // The contract never streams, and subscriptions/listen never gets here (gate.ts).
-  const modern = sdk.createMcpHandler(factory, { legacy: 'reject', responseMode: 'json', maxSubscriptions: 0 })
   return {
-    /** A 2026-07-28 message, answered by `createMcpHandler`. */
-    modern: async (request: Request, body: unknown): Promise<McpAnswer> => {
-      const response = await modern.fetch(request, { parsedBody: body })
+    /**
+     * A 2026-07-28 message the gate classified, served by the SDK's building blocks for one exchange
+     * (`PerRequestHTTPServerTransport`, as `createMcpHandler` composes them): `createMcpHandler` installs
+     * its own server/discover, which lists only the 2026-07-28 revisions. The contract never streams.
+     */
+    modern: async (
+      request: Request,
+      message: sdk.JSONRPCRequest | sdk.JSONRPCNotification,
+      classification: sdk.MessageClassification,
+    ): Promise<McpAnswer> => {
+      const server = factory()
+      const transport = new sdk.PerRequestHTTPServerTransport({ classification, responseMode: 'json' })
+      await server.connect(transport)
+      const response = await transport.handleMessage(message, { request }).finally(() => server.close().catch(() => {}))
       const bytes = new Uint8Array(await response.arrayBuffer())
       return { status: response.status, body: bytes.length === 0 ? null : bytes, headers: [] }
     },
