@@ -23,38 +23,34 @@ const RESOLUTION = {
     'Use server/discover, tools/list, tools/call, resources/list, resources/templates/list or resources/read (legacy clients also initialize and ping).',
   params: 'Correct the params the message names and retry; tools/list gives the input schema of every tool.',
   retry: 'Retry later; report the problem if it persists.',
+  origin:
+    'Call the MCP endpoint from a server-side client (no Origin header), from the site itself, or from an origin the operator lists in MCP_ALLOWED_ORIGINS.',
 }
 
-function answer(status: number, id: Id, code: number, message: string, data: JsonObject, headers?: HeaderList): McpErrorAnswer {
-  return { status, id, error: { code, message, data }, ...(headers ? { headers } : {}) }
-}
-
-const withContractCode = (code: ProblemCode, detail: string, extra: JsonObject = {}): JsonObject => ({
-  code,
-  detail,
-  resolution: PROBLEMS[code].resolution,
-  ...extra,
+const answer = (status: number, id: Id, code: number, message: string, data: JsonObject, headers?: HeaderList): McpErrorAnswer => ({
+  status,
+  id,
+  error: { code, message, data },
+  ...(headers ? { headers } : {}),
 })
-
+const contract = (code: ProblemCode, detail: string, extra: JsonObject = {}) => ({ code, detail, resolution: PROBLEMS[code].resolution, ...extra })
 /** `the header is missing` → `The header is missing.` */
-function sentence(text: string): string {
-  const capitalised = text.charAt(0).toUpperCase() + text.slice(1)
-  return /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`
-}
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`
 
 export const parseError = (detail = 'The request body is not valid JSON (UTF-8).') =>
   answer(400, null, Code.ParseError, 'Parse error', { detail, resolution: 'Send one JSON-RPC 2.0 message as a UTF-8 JSON body.' })
-
 export const invalidRequest = (id: Id, detail: string) =>
   answer(400, id, Code.InvalidRequest, 'Invalid Request', { detail, resolution: RESOLUTION.request })
-
-/** A mirrored header that disagrees with the body (-32020). */
+/** A mirrored header missing or disagreeing with the body (-32020). */
 export const headerMismatch = (id: Id, detail: string) =>
-  answer(400, id, HEADER_MISMATCH, `Header mismatch: ${detail}`, withContractCode('mcp_header_mismatch', sentence(detail)))
-
+  answer(400, id, HEADER_MISMATCH, `Header mismatch: ${detail}`, contract('mcp_header_mismatch', sentence(detail)))
 /** A 2026-07-28 `_meta` envelope of the wrong shape (-32602, HTTP 400). */
 export const envelopeInvalid = (id: Id, detail: string) =>
-  answer(400, id, Code.InvalidParams, `Invalid params: ${detail}`, withContractCode('mcp_header_mismatch', sentence(detail)))
+  answer(400, id, Code.InvalidParams, `Invalid params: ${detail}`, contract('mcp_header_mismatch', sentence(detail)))
+/** A present `Origin` (or, on a loopback bind, `Host`) that is not allowed: DNS-rebinding protection. */
+export const forbiddenOrigin = (detail: string) => answer(403, null, Code.InvalidRequest, 'Forbidden', { detail, resolution: RESOLUTION.origin })
+export const internalError = () =>
+  answer(500, null, Code.InternalError, 'Internal error', { detail: 'The server failed while answering this request.', resolution: RESOLUTION.retry })
 
 /** A call other than `initialize` pins a protocol version this server does not serve (-32022). */
 export function unsupportedProtocolVersion(id: Id, requested: string): McpErrorAnswer {
@@ -65,24 +61,15 @@ export function unsupportedProtocolVersion(id: Id, requested: string): McpErrorA
 }
 
 export function methodNotAllowed(method: string): McpErrorAnswer {
-  const detail = `${method} is not served on the MCP endpoint. ${PROBLEMS.mcp_method_not_allowed.detail}`
-  const data = withContractCode('mcp_method_not_allowed', detail)
+  const data = contract('mcp_method_not_allowed', `${method} is not served on the MCP endpoint. ${PROBLEMS.mcp_method_not_allowed.detail}`)
   return answer(405, null, applicationErrorCode(405), 'Method not allowed', data, [['Allow', MCP_ALLOWED_METHODS]])
 }
 
 /** The 503 or 429 of a refused admission, echoing the request's id. */
 export function refused(reason: 'public_agent_access_disabled' | 'rate_limit_exceeded', id: Id, retryAfterSeconds: number): McpErrorAnswer {
   const { status, title, detail } = PROBLEMS[reason]
-  return answer(status, id, applicationErrorCode(status), title, withContractCode(reason, detail, { retryAfterSeconds }))
+  return answer(status, id, applicationErrorCode(status), title, contract(reason, detail, { retryAfterSeconds }))
 }
-
-/** A present `Origin` (or, on a loopback bind, `Host`) that is not allowed: DNS-rebinding protection. */
-export const forbiddenOrigin = (detail: string) =>
-  answer(403, null, Code.InvalidRequest, 'Forbidden', {
-    detail,
-    resolution:
-      'Call the MCP endpoint from a server-side client (no Origin header), from the site itself, or from an origin the operator lists in MCP_ALLOWED_ORIGINS.',
-  })
 
 export const bodyTooLarge = () =>
   answer(413, null, applicationErrorCode(413), 'Request body too large', {
@@ -96,15 +83,10 @@ export const unsupportedMediaType = (received: string | null) =>
     resolution: 'Send the JSON-RPC message with Content-Type: application/json.',
   })
 
-export const internalError = () =>
-  answer(500, null, Code.InternalError, 'Internal error', { detail: 'The server failed while answering this request.', resolution: RESOLUTION.retry })
-
 /** The in-band -32602 of a request whose params fail the SDK's schema of its method, naming each issue. */
 export function invalidParams(id: Id, issues: ReadonlyArray<StandardSchemaV1.Issue>): McpErrorAnswer {
-  const named = issues.map(({ path, message }) =>
-    path?.length ? `${path.map((key) => String(typeof key === 'object' ? key.key : key)).join('.')}: ${message}` : message,
-  )
-  const summary = `Invalid params: ${named.join('; ')}`
+  const at = (path: StandardSchemaV1.Issue['path']) => path?.map((key) => String(typeof key === 'object' ? key.key : key)).join('.')
+  const summary = `Invalid params: ${issues.map(({ path, message }) => (path?.length ? `${at(path)}: ${message}` : message)).join('; ')}`
   return answer(200, id, Code.InvalidParams, summary, { detail: summary, resolution: RESOLUTION.params })
 }
 
@@ -143,7 +125,7 @@ export function fromLadderRejection({ httpStatus, code, message, data }: Inbound
   const given = isPlainObject(data) ? data : {}
   if (code === Code.UnsupportedProtocolVersion) return unsupportedProtocolVersion(id, String(given.requested))
   if (code === HEADER_MISMATCH || code === Code.InvalidParams)
-    return answer(httpStatus, id, code, message, withContractCode('mcp_header_mismatch', message, given))
+    return answer(httpStatus, id, code, message, contract('mcp_header_mismatch', message, given))
   return answer(httpStatus, id, code, message, {
     detail: message,
     resolution: code === Code.InvalidRequest ? RESOLUTION.request : RESOLUTION.retry,
@@ -152,6 +134,8 @@ export function fromLadderRejection({ httpStatus, code, message, data }: Inbound
 }
 
 /** The answer on the wire. */
-export function errorAnswer({ status, id, error, headers = [] }: McpErrorAnswer): McpAnswer<string> {
-  return { status, body: JSON.stringify({ jsonrpc: JSONRPC_VERSION, id, error }), headers }
-}
+export const errorAnswer = ({ status, id, error, headers = [] }: McpErrorAnswer): McpAnswer<string> => ({
+  status,
+  body: JSON.stringify({ jsonrpc: JSONRPC_VERSION, id, error }),
+  headers,
+})

@@ -1,10 +1,10 @@
 /**
  * Everything the contract answers itself, decided before the SDK dispatches: the SDK's own classifier
- * (`classifyInboundRequest`) for the JSON-RPC shape, mirrored headers and envelope, mapped onto the
- * decisions table, then what the contract adds (batch limits, versions, mirrored headers of 2025-era
- * messages) and what the SDK would answer in its own words at dispatch (a method not served, params
- * failing its schema, an unknown tool or resource). What passes goes to the SDK (server.ts), reshaped
- * where the SDK would misread it; each rule names the SDK behaviour it stands in for.
+ * (`classifyInboundRequest`: JSON-RPC shape, envelope, mirrored headers that disagree) mapped onto the
+ * decisions table; what the contract adds (versions, batch limits, mirrored headers required on
+ * 2026-07-28 and checked on 2025-era messages too); and what the SDK would answer in its own words at
+ * dispatch (a method not served, params failing its schema, an unknown tool or resource). What
+ * passes goes to the SDK (server.ts); each rule names the SDK behaviour it stands in for.
  */
 import * as sdk from '@modelcontextprotocol/server'
 import type { InboundHttpRequest, JSONRPCMessage, StandardSchemaV1Sync } from '@modelcontextprotocol/server'
@@ -15,23 +15,20 @@ import { isPlainObject, MCP_MAX_BATCH_MESSAGES, MCP_NAME_SOURCE, readableId, typ
 
 /** The raw values of the headers that mirror the body, as the SDK's classifier takes them. */
 export type MirroredHeaders = Pick<InboundHttpRequest, 'protocolVersionHeader' | 'mcpMethodHeader' | 'mcpNameHeader'>
+type Problem = answers.McpErrorAnswer | undefined
 
 const { PROTOCOL_VERSION_META_KEY: VERSION_KEY, isJSONRPCRequest: isRequest } = sdk
 const ENVELOPE_KEYS: readonly string[] = [VERSION_KEY, sdk.CLIENT_INFO_META_KEY, sdk.CLIENT_CAPABILITIES_META_KEY, sdk.LOG_LEVEL_META_KEY]
-
 const isMessage = (value: unknown) => isRequest(value) || sdk.isJSONRPCNotification(value)
-/** A legacy handshake: decisions.md has `initialize` negotiate whatever version header or `_meta` comes with it. */
-function isHandshake(body: unknown): body is JsonObject {
-  return isRequest(body) && body.method === 'initialize'
-}
+const metaOf = (body: unknown) => (isPlainObject(body) && isPlainObject(body.params) ? body.params._meta : undefined)
 
 /** The message without 2026-07-28 envelope keys, which would make the SDK classify it as a modern request. */
 function withoutEnvelope(message: JsonObject): JsonObject {
-  const params = message.params
-  if (!isPlainObject(params) || !isPlainObject(params._meta)) return message
+  const meta = metaOf(message)
+  if (!isPlainObject(meta)) return message
   return {
     ...message,
-    params: { ...params, _meta: Object.fromEntries(Object.entries(params._meta).filter(([key]) => !ENVELOPE_KEYS.includes(key))) },
+    params: { ...(message.params as JsonObject), _meta: Object.fromEntries(Object.entries(meta).filter(([key]) => !ENVELOPE_KEYS.includes(key))) },
   }
 }
 
@@ -41,28 +38,26 @@ function withoutEnvelope(message: JsonObject): JsonObject {
  * (-32022), although this server serves it: it goes to the SDK as the 2025 message it is.
  */
 function claimsLegacyVersion(body: unknown, header: string | undefined): body is JsonObject {
-  const meta = isPlainObject(body) && isPlainObject(body.params) ? body.params._meta : undefined
+  const meta = metaOf(body)
   const claimed = isPlainObject(meta) ? meta[VERSION_KEY] : undefined
   return (MCP_LEGACY_PROTOCOL_VERSIONS as readonly unknown[]).includes(claimed) && (header === undefined || header === claimed)
 }
 
-function methodMismatch(id: JsonRpcId | null, header: string, method: unknown): answers.McpErrorAnswer {
-  return answers.headerMismatch(id, `the Mcp-Method header names ${JSON.stringify(header)} but the body method is ${JSON.stringify(method)}`)
-}
+const methodMismatch = (id: JsonRpcId | null, header: string, method: unknown) =>
+  answers.headerMismatch(id, `the Mcp-Method header names ${JSON.stringify(header)} but the body method is ${JSON.stringify(method)}`)
 
 /**
  * The contract's answer to a well-formed body (a handshake aside) before the SDK classifies it, or
  * undefined; a malformed one gets the SDK's -32600.
  * - An MCP-Protocol-Version this server does not serve is -32022 on any message (the SDK would first
- *   weigh it against `_meta`, -32020, or pass a batch on to its 2025 transport, 400 -32000).
+ *   weigh it against `_meta`, -32020, or pass a batch on to its 2025 serving).
  * - Under the 2026-07-28 header a `_meta` that is not an object is a malformed envelope, -32602 (the
  *   SDK fails the whole message as not JSON-RPC, -32600).
  * - Batches (2025-03-26 clients only): at most 20 messages (the SDK takes 100), none under the
- *   2026-07-28 header (it serves them), no posted response (it drops them), no id twice (its transport
- *   would answer one), no initialize (it serves an invalid one), and an Mcp-Method equal to every
- *   method (it checks none on 2025 traffic). Element by element, in that order.
+ *   2026-07-28 header, no posted response, no id twice, no initialize, and an Mcp-Method equal to
+ *   every method. Element by element, in that order.
  */
-function contractProblem(body: unknown, headers: MirroredHeaders): answers.McpErrorAnswer | undefined {
+function contractProblem(body: unknown, headers: MirroredHeaders): Problem {
   const version = headers.protocolVersionHeader
   const { _meta: meta, ...params } = isPlainObject(body) && isPlainObject(body.params) ? body.params : {}
   if (Array.isArray(body) ? body.length === 0 : !isMessage(meta === undefined ? body : { ...(body as JsonObject), params })) return undefined
@@ -86,7 +81,7 @@ function contractProblem(body: unknown, headers: MirroredHeaders): answers.McpEr
     if (ids[index] !== null && ids.indexOf(ids[index] as JsonRpcId) !== index)
       return answers.invalidRequest(null, `${at} the id ${JSON.stringify(ids[index])} is used twice in the batch.`)
     if (message.method === 'initialize') return answers.invalidRequest(null, `${at} initialize cannot be part of a batch.`)
-    if (isPlainObject(message.params) && isPlainObject(message.params._meta) && VERSION_KEY in message.params._meta) return undefined
+    if (isPlainObject(metaOf(message)) && VERSION_KEY in (metaOf(message) as JsonObject)) return undefined
     if (headers.mcpMethodHeader !== undefined && headers.mcpMethodHeader !== message.method)
       return methodMismatch(null, headers.mcpMethodHeader, message.method)
   }
@@ -108,13 +103,16 @@ function decodeName(raw: string): string | undefined {
 /**
  * A mirrored header missing from a 2026-07-28 request (`required`) or disagreeing with any message
  * (-32020): `Mcp-Method` against its method, `Mcp-Name` against its name or URI. The SDK's classifier
- * leaves these to `createMcpHandler`, and checks none on 2025-era messages; the contract checks both.
+ * leaves the missing ones to `createMcpHandler`, and checks none on 2025-era messages.
  */
-function headerProblem(body: JsonObject, headers: MirroredHeaders, required = false): answers.McpErrorAnswer | undefined {
-  const { mcpMethodHeader: method, mcpNameHeader: name, protocolVersionHeader: version } = headers
+function headerProblem(
+  body: JsonObject,
+  { mcpMethodHeader: method, mcpNameHeader: name, protocolVersionHeader }: MirroredHeaders,
+  required = false,
+): Problem {
   const id = readableId(body)
   const missing = (header: string) => answers.headerMismatch(id, `the required ${header} header is missing`)
-  if (required && version === undefined) return missing('MCP-Protocol-Version')
+  if (required && protocolVersionHeader === undefined) return missing('MCP-Protocol-Version')
   if (required && method === undefined) return missing('Mcp-Method')
   if (method !== undefined && method !== body.method) return methodMismatch(id, method, body.method)
   const field = typeof body.method === 'string' && Object.hasOwn(MCP_NAME_SOURCE, body.method) ? MCP_NAME_SOURCE[body.method] : undefined
@@ -137,12 +135,12 @@ const SERVED = { ...SERVED_BOTH, 'server/discover': sdk.specTypeSchemas.Discover
 const SERVED_LEGACY = { ...SERVED_BOTH, initialize: sdk.specTypeSchemas.InitializeRequest, ping: sdk.specTypeSchemas.PingRequest }
 
 /**
- * What the SDK would answer at dispatch in its own words, in the contract's: a method not served (the
- * SDK's -32601 has no detail; with `maxSubscriptions: 0` it refuses subscriptions/listen -32603),
- * params failing the SDK's schema of the method (it answers -32603 with the raw issues), a tool or
- * resource the catalog lacks. Notifications are acknowledged whatever they say.
+ * What the SDK would answer at dispatch in its own words, in the contract's: a method not served (its
+ * -32601 has no detail; subscriptions/listen it serves as a stream), params failing the SDK's schema
+ * of the method (it answers -32603 with the raw issues), a tool or resource the catalog lacks.
+ * Notifications are acknowledged whatever they say.
  */
-function messageProblem(message: unknown, served: Readonly<Record<string, StandardSchemaV1Sync>>, catalog: McpCatalog) {
+function messageProblem(message: unknown, served: Readonly<Record<string, StandardSchemaV1Sync>>, catalog: McpCatalog): Problem {
   if (!isRequest(message)) return undefined
   const id = readableId(message)
   const schema = Object.hasOwn(served, message.method) ? served[message.method] : undefined
@@ -155,7 +153,7 @@ function messageProblem(message: unknown, served: Readonly<Record<string, Standa
   return undefined
 }
 
-/** Where a request goes: the SDK's 2026-07-28 handler, or its 2025-era serving with some answers decided here (batch elements, by index). */
+/** Where the SDK serves a request: as 2026-07-28 (classified), or 2025-era messages, some answered here (batch elements, by index). */
 export type McpDispatch =
   | { leg: 'modern'; message: sdk.JSONRPCRequest | sdk.JSONRPCNotification; classification: sdk.MessageClassification }
   | { leg: 'legacy'; messages: JSONRPCMessage[]; batch: boolean; decided: Map<number, JSONRPCMessage> }
@@ -164,7 +162,8 @@ const legacy = (message: unknown): McpDispatch => ({ leg: 'legacy', messages: [m
 
 /** The contract's answer to a parsed body, or where the SDK serves it. */
 export function dispatchMcpRequest(body: unknown, headers: MirroredHeaders, catalog: McpCatalog): answers.McpErrorAnswer | McpDispatch {
-  if (isHandshake(body)) {
+  // A legacy handshake: decisions.md has initialize negotiate whatever version header or `_meta` comes with it.
+  if (isRequest(body) && body.method === 'initialize') {
     const handshake = withoutEnvelope(body)
     return headerProblem(body, headers) ?? messageProblem(handshake, SERVED_LEGACY, catalog) ?? legacy(handshake)
   }
@@ -174,16 +173,18 @@ export function dispatchMcpRequest(body: unknown, headers: MirroredHeaders, cata
   const outcome = sdk.classifyInboundRequest({ httpMethod: 'POST', body: message, ...headers })
   if (outcome.kind === 'reject') return answers.fromLadderRejection(outcome, readableId(message))
   if (outcome.kind === 'modern') {
+    if (!isRequest(message)) return { leg: 'modern', message: outcome.message, classification: outcome.classification }
     // The SDK would refuse a `_meta` version it does not serve with a -32022 listing 2026-07-28 only.
-    const meta = outcome.message.params?._meta
+    const meta = metaOf(message)
     const version = isPlainObject(meta) ? meta[VERSION_KEY] : undefined
-    if (isRequest(message) && !(MCP_SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(version))
+    if (!(MCP_SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(version))
       return answers.unsupportedProtocolVersion(readableId(message), String(version))
-    const { message: classified, classification } = outcome
-    const problem = isRequest(message) ? headerProblem(message, headers, true) : undefined
-    return problem ?? messageProblem(message, SERVED, catalog) ?? { leg: 'modern', message: classified, classification }
+    return (
+      headerProblem(message, headers, true) ??
+      messageProblem(message, SERVED, catalog) ?? { leg: 'modern', message, classification: outcome.classification }
+    )
   }
-  // The 2025 transport would accept a posted response (202), but this server sends no requests to answer.
+  // The 2025 serving would accept a posted response (202), but this server sends no requests to answer.
   if (outcome.reason === 'response')
     return answers.invalidRequest(readableId(message), 'A JSON-RPC response cannot be posted: the server sends no requests to answer.')
   if (!Array.isArray(message))

@@ -11,19 +11,18 @@ import { admitAgentRequest, type Admission } from '../admission.ts'
 import { API_HEADERS, CONTENT_TYPES, type HeaderList } from '../http/headers.ts'
 import { respond } from '../http/respond.ts'
 import { perSite } from '../site.ts'
-import { getMcpCatalog, type McpCatalog } from './catalog.ts'
+import { getMcpCatalog } from './catalog.ts'
 import * as answers from './errors.ts'
 import { dispatchMcpRequest } from './gate.ts'
 import { buildOriginPolicy, checkOrigin } from './origin.ts'
 import { createPrecomputedAnswers } from './precomputed.ts'
 import { isPlainObject, MCP_HEADERS, MCP_MAX_BODY_BYTES, readableId, type McpAnswer } from './protocol.ts'
-import { createMcpEndpoint, type McpEndpoint } from './server.ts'
+import { createMcpEndpoint } from './server.ts'
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null)
 
 /** What a parsed body asks (a batch is `batch`), for telemetry; `error` is set where the answer is decided. */
 function describeMcpCall(request: Request, body: unknown) {
-  const startedAt = performance.timeOrigin + performance.now()
   const message = isPlainObject(body) ? body : {}
   const params = isPlainObject(message.params) ? message.params : {}
   const meta = isPlainObject(params._meta) ? params._meta : {}
@@ -40,38 +39,34 @@ function describeMcpCall(request: Request, body: unknown) {
     clientName: isPlainObject(info) ? info.name : undefined,
     traceparent: text(meta[sdk.TRACEPARENT_META_KEY]),
     tracestate: text(meta[sdk.TRACESTATE_META_KEY]),
-    startedAt,
+    startedAt: performance.timeOrigin + performance.now(),
     error: null as string | null,
   }
 }
 
-export type McpCall = ReturnType<typeof describeMcpCall>
 /** The answer to one request to /mcp, and what was decided on the way (null: not reached). */
-export type McpOutcome = { response: Response; route: null; admission: Admission | null; mcp: McpCall | null }
+export type McpOutcome = { response: Response; route: null; admission: Admission | null; mcp: ReturnType<typeof describeMcpCall> | null }
 type Decided = Omit<McpOutcome, 'response'>
-
-/** The contract's answer or the SDK's, and how it answered the call (`error`, as in `McpCall`). */
-async function serve(catalog: McpCatalog, endpoint: McpEndpoint, request: Request, body: unknown): Promise<McpAnswer & { error: string | null }> {
-  const get = (name: string) => request.headers.get(name) ?? undefined
-  const headers = {
-    protocolVersionHeader: get(MCP_HEADERS.protocolVersion),
-    mcpMethodHeader: get(MCP_HEADERS.method),
-    mcpNameHeader: get(MCP_HEADERS.name),
-  }
-  const to = dispatchMcpRequest(body, headers, catalog)
-  if (!('leg' in to)) return { ...answers.errorAnswer(to), error: String(to.error.code) }
-  const answer =
-    to.leg === 'modern' ? await endpoint.modern(request, to.message, to.classification) : await endpoint.legacy(to.messages, to.batch, to.decided)
-  // The SDK served a valid call: its outcome is the catalog tool's own answer to these arguments.
-  const call = sdk.isJSONRPCRequest(body) && body.method === 'tools/call' ? body.params : undefined
-  return { ...answer, error: call && catalog.tools.get(call.name as string)?.call(call.arguments).isError ? 'tool_error' : null }
-}
 
 const getRuntime = perSite((site) => {
   const catalog = getMcpCatalog()
-  const endpoint = createMcpEndpoint(catalog)
-  const answer = (request: Request, body: unknown) => serve(catalog, endpoint, request, body)
-  return { policy: buildOriginPolicy(site.config), answer, precomputed: createPrecomputedAnswers(catalog, answer) }
+  const serveBySdk = createMcpEndpoint(catalog)
+  /** The contract's answer or the SDK's, and how it answered the call (`error`). */
+  const serve = async (request: Request, body: unknown): Promise<McpAnswer & { error: string | null }> => {
+    const get = (name: string) => request.headers.get(name) ?? undefined
+    const headers = {
+      protocolVersionHeader: get(MCP_HEADERS.protocolVersion),
+      mcpMethodHeader: get(MCP_HEADERS.method),
+      mcpNameHeader: get(MCP_HEADERS.name),
+    }
+    const dispatch = dispatchMcpRequest(body, headers, catalog)
+    if (!('leg' in dispatch)) return { ...answers.errorAnswer(dispatch), error: String(dispatch.error.code) }
+    // The SDK served a valid call: its outcome is the catalog tool's own answer to these arguments.
+    const call = sdk.isJSONRPCRequest(body) && body.method === 'tools/call' ? body.params : undefined
+    const toolError = call && catalog.tools.get(call.name as string)?.call(call.arguments).isError
+    return { ...(await serveBySdk(request, dispatch)), error: toolError ? 'tool_error' : null }
+  }
+  return { policy: buildOriginPolicy(site.config), serve, precomputed: createPrecomputedAnswers(catalog, serve) }
 })
 
 const NO_HEADERS: HeaderList = []
@@ -91,20 +86,20 @@ async function readBody(request: Request): Promise<{ json: unknown } | 'too-larg
 /** Answers any request to /mcp. */
 export async function answerMcpRequest(request: Request): Promise<McpOutcome> {
   const decided: Decided = { route: null, admission: null, mcp: null }
+  let response: Response
   try {
-    const response = await handle(request, decided)
-    return { ...decided, response }
+    response = await handle(request, decided)
   } catch {
-    return { ...decided, response: refuse(request, decided, answers.internalError(), NO_HEADERS) }
+    response = refuse(request, decided, answers.internalError(), NO_HEADERS)
   }
+  return { ...decided, response }
 }
 
 async function handle(request: Request, decided: Decided): Promise<Response> {
-  const { policy, answer, precomputed } = getRuntime()
+  const { policy, serve, precomputed } = getRuntime()
   const verdict = checkOrigin(request.headers.get('origin'), request.headers.get('host'), policy)
   if (!verdict.ok) return refuse(request, decided, answers.forbiddenOrigin(verdict.detail), NO_HEADERS)
   if (request.method !== 'POST') return refuse(request, decided, answers.methodNotAllowed(request.method), NO_HEADERS)
-
   const body = await readBody(request)
   if (typeof body === 'object') decided.mcp = describeMcpCall(request, body.json)
   // Every POST spends the quota exactly once, before anything else is decided about it.
@@ -121,7 +116,7 @@ async function handle(request: Request, decided: Decided): Promise<Response> {
     return refuse(request, decided, answers.parseError(body === 'empty' ? 'The request body is empty.' : undefined), admission.headers)
   const known = await precomputed(request, body.json)
   if (known) return send(request, known, admission.headers)
-  const served = await answer(request, body.json)
+  const served = await serve(request, body.json)
   if (decided.mcp) decided.mcp.error = served.error
   return send(request, served, admission.headers)
 }

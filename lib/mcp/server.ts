@@ -1,14 +1,16 @@
 /**
  * The official MCP SDK serving the catalog through its public API: an `McpServer` per exchange with the
- * catalog's tools and resources registered on it; `createMcpHandler` serves 2026-07-28 traffic, and
- * 2025-era traffic reaches the same server over a transport of one exchange. Requests get here only
- * when gate.ts found nothing the contract answers itself, so the SDK's answers pass through unchanged.
+ * catalog's tools and resources registered on it, connected to the SDK's transport of one 2026-07-28
+ * exchange or, for 2025-era messages, to a transport of one exchange that collects its answers.
+ * Requests get here only when gate.ts found nothing the contract answers itself, so the SDK's answers
+ * pass through unchanged.
  */
 import * as sdk from '@modelcontextprotocol/server'
 import type { JSONRPCMessage, ServerOptions, StandardSchemaWithJSON, Transport } from '@modelcontextprotocol/server'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
 import { MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import type { McpCatalog } from './catalog.ts'
+import type { McpDispatch } from './gate.ts'
 import { MCP_CACHE_HINTS, type JsonObject, type McpAnswer } from './protocol.ts'
 
 /**
@@ -27,11 +29,8 @@ const CACHED = ['tools/list', 'resources/list', 'resources/templates/list', 'res
 function createMcpServer(catalog: McpCatalog, options: ServerOptions): sdk.McpServer {
   const server = new sdk.McpServer(catalog.serverInfo, options)
   for (const [name, { definition, validateOutput, call }] of catalog.tools) {
-    const { title, description, annotations } = definition
-    const schemas = {
-      inputSchema: registered(definition.inputSchema),
-      outputSchema: registered(definition.outputSchema as JsonObject, validateOutput),
-    }
+    const { title, description, annotations, inputSchema, outputSchema } = definition
+    const schemas = { inputSchema: registered(inputSchema), outputSchema: registered(outputSchema as JsonObject, validateOutput) }
     server.registerTool(name, { title, description, annotations, ...schemas }, (args) => call(args))
   }
   for (const { uri, name, ...metadata } of catalog.resourceList.resources)
@@ -46,9 +45,9 @@ function createMcpServer(catalog: McpCatalog, options: ServerOptions): sdk.McpSe
 }
 
 /**
- * One 2025-era exchange: the messages handed to a fresh server over a transport of one exchange, and
- * the SDK's answers collected as messages (one per request). The SDK's own 2025 transport would
- * insist on an Accept naming SSE and answers a batch of one request with a bare object.
+ * 2025-era messages handed to the server over a transport of one exchange, and its answers collected
+ * as messages (one per request). The SDK's own 2025 transport insists on an Accept naming SSE and
+ * answers a batch of one request with a bare object.
  */
 async function exchange(server: sdk.McpServer, messages: readonly JSONRPCMessage[]): Promise<JSONRPCMessage[]> {
   const answers: JSONRPCMessage[] = []
@@ -73,9 +72,8 @@ async function exchange(server: sdk.McpServer, messages: readonly JSONRPCMessage
   }
 }
 
-export type McpEndpoint = ReturnType<typeof createMcpEndpoint>
-
-export function createMcpEndpoint(catalog: McpCatalog) {
+/** Serves a dispatch of gate.ts. */
+export function createMcpEndpoint(catalog: McpCatalog): (request: Request, dispatch: McpDispatch) => Promise<McpAnswer> {
   // One validator for every instance: the SDK would otherwise build an Ajv instance per request.
   const options: ServerOptions = {
     capabilities: CAPABILITIES,
@@ -84,36 +82,27 @@ export function createMcpEndpoint(catalog: McpCatalog) {
     supportedProtocolVersions: [...MCP_SUPPORTED_PROTOCOL_VERSIONS],
     cacheHints: Object.fromEntries([['server/discover', MCP_CACHE_HINTS.discover], ...CACHED]),
   }
-  const factory = () => createMcpServer(catalog, options)
-  return {
-    /**
-     * A 2026-07-28 message the gate classified, served by the SDK's building blocks for one exchange
-     * (`PerRequestHTTPServerTransport`, as `createMcpHandler` composes them): `createMcpHandler` installs
-     * its own server/discover, which lists only the 2026-07-28 revisions. The contract never streams.
-     */
-    modern: async (
-      request: Request,
-      message: sdk.JSONRPCRequest | sdk.JSONRPCNotification,
-      classification: sdk.MessageClassification,
-    ): Promise<McpAnswer> => {
-      const server = factory()
-      const transport = new sdk.PerRequestHTTPServerTransport({ classification, responseMode: 'json' })
-      await server.connect(transport)
-      const response = await transport.handleMessage(message, { request }).finally(() => server.close().catch(() => {}))
-      const bytes = new Uint8Array(await response.arrayBuffer())
-      return { status: response.status, body: bytes.length === 0 ? null : bytes, headers: [] }
-    },
-    /** 2025-era messages, some answered already (batch elements, by index); a batch is answered as an array. */
-    legacy: async (messages: readonly JSONRPCMessage[], batch: boolean, decided: ReadonlyMap<number, JSONRPCMessage>): Promise<McpAnswer> => {
+  return async (request, dispatch) => {
+    const server = createMcpServer(catalog, options)
+    if (dispatch.leg === 'legacy') {
+      const { messages, batch, decided } = dispatch
       const answers = [
         ...decided.values(),
         ...(await exchange(
-          factory(),
+          server,
           messages.filter((_, index) => !decided.has(index)),
         )),
       ]
-      if (answers.length === 0) return { status: 202, body: null, headers: [] }
-      return { status: 200, body: JSON.stringify(batch ? answers : answers[0]), headers: [] }
-    },
+      return answers.length === 0
+        ? { status: 202, body: null, headers: [] }
+        : { status: 200, body: JSON.stringify(batch ? answers : answers[0]), headers: [] }
+    }
+    // The SDK's building blocks of one 2026-07-28 exchange, as `createMcpHandler` composes them: that
+    // entry installs its own server/discover, which lists only the 2026-07-28 revisions. Never a stream.
+    const transport = new sdk.PerRequestHTTPServerTransport({ classification: dispatch.classification, responseMode: 'json' })
+    await server.connect(transport)
+    const response = await transport.handleMessage(dispatch.message, { request }).finally(() => server.close().catch(() => {}))
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    return { status: response.status, body: bytes.length === 0 ? null : bytes, headers: [] }
   }
 }
