@@ -37,7 +37,7 @@ function createMcpServer(catalog: McpCatalog, options: ServerOptions): sdk.McpSe
     server.registerResource(name, uri, metadata, () => catalog.reads.get(uri) as sdk.ReadResourceResult)
   // McpServer advertises listChanged on both; these lists change only with a deployment and no stream
   // ever carries a notification, so the flags are withdrawn (a flag set to undefined is not sent).
-  server.server.registerCapabilities({ tools: { listChanged: undefined }, resources: { listChanged: undefined } } as never)
+  server.server.registerCapabilities({ tools: { listChanged: undefined }, resources: { listChanged: undefined } })
   // The SDK's server/discover lists only the 2026-07-28 revisions; the contract lists every version served.
   const discovered = { supportedVersions: [...MCP_SUPPORTED_PROTOCOL_VERSIONS], capabilities: CAPABILITIES, instructions: catalog.instructions }
   server.server.setRequestHandler('server/discover', () => discovered)
