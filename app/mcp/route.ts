@@ -1,4 +1,4 @@
-import { handleMcpRequest } from '@/lib/mcp/handler.ts'
+import { handleMcpRequest } from '@/lib/agent-routes.ts'
 
 export const dynamic = 'force-dynamic'
 

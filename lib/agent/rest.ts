@@ -5,7 +5,7 @@
  * Every other path under the prefix is 404 `agent_endpoint_not_found`; other methods are 405.
  * It never throws for request input: any answer is one of the contract's.
  */
-import { admitAgentRequest } from '../admission.ts'
+import { admitAgentRequest, type Admission } from '../admission.ts'
 import { API_BASE_PATH } from '../contract/constants.ts'
 import { AGENT_OPERATIONS } from '../contract/operations.ts'
 import type { ProblemCode } from '../contract/problems.ts'
@@ -13,7 +13,6 @@ import { isCorsPreflight, PREFLIGHT_HEADERS } from '../http/cors.ts'
 import { API_HEADERS, CONTENT_TYPES, READ_METHODS, type HeaderList } from '../http/headers.ts'
 import { buildProblem, prepareJson, respond, respondProblem, type PreparedBody } from '../http/respond.ts'
 import { perSite } from '../site.ts'
-import { observationOf, observeAgentRoute } from '../telemetry/observe.ts'
 import { getAgentCatalog, operationAnswers } from './catalog.ts'
 
 const ALLOW_HEADERS: HeaderList = [['Allow', READ_METHODS]]
@@ -81,23 +80,28 @@ function safeDecode(segment: string | undefined): string | null {
 }
 
 /** Any path under the prefix that names no operation, as `http.route`. */
-const UNMATCHED_ROUTE = `${API_BASE_PATH}/*`
+export const UNMATCHED_REST_ROUTE = `${API_BASE_PATH}/*`
 
-/** Handles any request whose path is under /api/agent/v1 (observed: lib/telemetry/observe.ts). */
-export const handleAgentRestRequest = observeAgentRoute(UNMATCHED_ROUTE, answerAgentRestRequest)
-
-async function answerAgentRestRequest(request: Request): Promise<Response> {
+/**
+ * Answers any request whose path is under /api/agent/v1, with what was decided on the way: the
+ * operation's path template (null for a path that names none) and the admission.
+ */
+export async function answerAgentRestRequest(
+  request: Request,
+): Promise<{ response: Response; route: string | null; admission: Admission | null; mcp: null }> {
   const routes = getRestRoutes()
   const pathname = new URL(request.url).pathname
   const route = matchRoute(pathname, routes)
-  const seen = observationOf(request)
-  if (seen && route.kind === 'body') seen.route = route.route
-  if (isCorsPreflight(request.method, request.headers)) return respond(request, 204, null, null, API_HEADERS, PREFLIGHT_HEADERS)
-
-  const admission = await admitAgentRequest(request)
-  if (!admission.admitted) {
-    return problem(request, routes, admission.reason, pathname, admission.headers)
+  const outcome = { route: route.kind === 'body' ? route.route : null, admission: null, mcp: null }
+  if (isCorsPreflight(request.method, request.headers)) {
+    return { ...outcome, response: respond(request, 204, null, null, API_HEADERS, PREFLIGHT_HEADERS) }
   }
+  const admission = await admitAgentRequest(request)
+  return { ...outcome, admission, response: answerAdmitted(request, routes, route, pathname, admission) }
+}
+
+function answerAdmitted(request: Request, routes: RestRoutes, route: Route, pathname: string, admission: Admission): Response {
+  if (!admission.admitted) return problem(request, routes, admission.reason, pathname, admission.headers)
   if (route.kind === 'unknown-endpoint') return problem(request, routes, 'agent_endpoint_not_found', pathname, admission.headers)
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return problem(request, routes, 'method_not_allowed', pathname, admission.headers, ALLOW_HEADERS)

@@ -5,20 +5,17 @@
  */
 import type { CallToolResult, ListResourcesResult, ListToolsResult, ReadResourceResult, Tool } from '@modelcontextprotocol/server'
 import { z } from 'zod'
+import { buildAgentCatalog, getAgentCatalog, operationAnswers, resourceUri, type AgentCatalog, type OperationAnswer } from '../agent/catalog.ts'
 import { PRODUCT_NAME, PUBLIC_RESOURCE_IDS, RESOURCE_MIME_TYPE } from '../contract/constants.ts'
 import { AGENT_OPERATIONS, type AgentOperation } from '../contract/operations.ts'
 import { JSON_SCHEMA_OPTIONS } from '../contract/schemas.ts'
-import { buildAgentCatalog, getAgentCatalog, operationAnswers, resourceUri, type AgentCatalog, type OperationAnswer } from '../agent/catalog.ts'
 import { perSite, type Site } from '../site.ts'
 import { buildMcpServerIdentity } from './identity.ts'
-import type { JsonObject } from './protocol.ts'
+import { isPlainObject, type JsonObject } from './protocol.ts'
 
 export type McpCatalog = ReturnType<typeof buildMcpCatalog>
 
-function toJsonSchema(schema: z.ZodType): JsonObject {
-  return z.toJSONSchema(schema, JSON_SCHEMA_OPTIONS) as JsonObject
-}
-
+const toJsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, JSON_SCHEMA_OPTIONS) as JsonObject
 const TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const
 
 /**
@@ -34,46 +31,36 @@ function describeGivenResourceId(given: unknown): string {
 /** Explains invalid arguments in words an agent can act on, naming the valid resource ids. */
 function describeInvalidArguments(name: string, serviceName: string, args: unknown, issues: z.core.$ZodIssue[]): string {
   if (issues.some((issue) => issue.path[0] === 'resourceId')) {
-    const given = typeof args === 'object' && args !== null ? (args as JsonObject).resourceId : undefined
+    const given = isPlainObject(args) ? args.resourceId : undefined
     const what = given === undefined ? 'The argument resourceId is required.' : describeGivenResourceId(given)
     return `${what} Valid ids: ${PUBLIC_RESOURCE_IDS.join(', ')}. ${serviceName}.list_public_resources lists them.`
   }
-  const unknownKeys = issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []))
-  if (unknownKeys.length > 0) {
-    return `Invalid arguments for ${name}: unexpected ${unknownKeys.map((key) => JSON.stringify(key)).join(', ')}. Its input schema lists every accepted argument.`
-  }
+  const unknownKeys = issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => JSON.stringify(key)) : []))
+  if (unknownKeys.length > 0)
+    return `Invalid arguments for ${name}: unexpected ${unknownKeys.join(', ')}. Its input schema lists every accepted argument.`
   return `Invalid arguments for ${name}: ${issues.map((issue) => issue.message).join('; ')}.`
 }
 
 /**
- * `outputSchema`: the advertised output schema, for the SDK's era-aware result projection. `call`: the
- * REST body as structured content, or an `isError` result for bad arguments.
+ * `definition`: the tool as tools/list shows it; `validateOutput`: the contract's check of a result;
+ * `call`: the REST body as structured content (one result per valid argument set, built once), or an
+ * `isError` result for bad arguments.
  */
 function buildTool(site: Site, answers: readonly OperationAnswer[], operation: AgentOperation, name: string) {
-  const mcpTool = operation.mcpTool as NonNullable<AgentOperation['mcpTool']>
-  const outputSchema = toJsonSchema(operation.response)
-  const definition: Tool = {
-    name,
-    title: mcpTool.title,
-    description: mcpTool.description,
-    inputSchema: toJsonSchema(operation.input) as Tool['inputSchema'],
-    outputSchema: outputSchema as Tool['outputSchema'],
-    annotations: { ...TOOL_ANNOTATIONS },
-  }
-  // One result per valid argument set, built once and shared by every call.
-  const results = new Map(
-    answers.map(({ args, body }): [string, CallToolResult] => [
-      JSON.stringify(args),
-      { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as JsonObject },
-    ]),
-  )
+  const { title, description } = operation.mcpTool as NonNullable<AgentOperation['mcpTool']>
+  const [inputSchema, outputSchema] = [toJsonSchema(operation.input) as Tool['inputSchema'], toJsonSchema(operation.response)]
+  const definition: Tool = { name, title, description, inputSchema, outputSchema, annotations: { ...TOOL_ANNOTATIONS } }
+  const result = (body: unknown): CallToolResult => ({
+    content: [{ type: 'text', text: JSON.stringify(body) }],
+    structuredContent: body as JsonObject,
+  })
+  const results = new Map(answers.map(({ args, body }) => [JSON.stringify(args), result(body)]))
   const call = (args: unknown): CallToolResult => {
     const parsed = operation.input.safeParse(args ?? {})
-    if (!parsed.success)
-      return { content: [{ type: 'text', text: describeInvalidArguments(name, site.config.serviceName, args, parsed.error.issues) }], isError: true }
-    return results.get(JSON.stringify(parsed.data)) as CallToolResult
+    if (parsed.success) return results.get(JSON.stringify(parsed.data)) as CallToolResult
+    return { content: [{ type: 'text', text: describeInvalidArguments(name, site.config.serviceName, args, parsed.error.issues) }], isError: true }
   }
-  return { definition, outputSchema, call }
+  return { definition, validateOutput: operation.response['~standard'].validate, call }
 }
 
 /** Tools by name, resources and their `resources/read` results by URI, every valid tool call (`tools/call` params). */
@@ -88,16 +75,13 @@ export function buildMcpCatalog(site: Site, catalog: AgentCatalog = buildAgentCa
     tools.set(name, buildTool(site, answers[operation.operationId], operation, name))
     for (const { args } of answers[operation.operationId]) calls.push({ name, arguments: args })
   }
-
   const reads = new Map<string, ReadResourceResult>()
   const resources = PUBLIC_RESOURCE_IDS.map((id) => {
-    const resource = catalog.resources[id]
+    const { content, name, description } = catalog.resources[id]
     const uri = resourceUri(serviceName, id)
-    reads.set(uri, { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: resource.content }] })
-    const size = Buffer.byteLength(resource.content, 'utf8')
-    return { uri, name: id, title: resource.name, description: resource.description, mimeType: RESOURCE_MIME_TYPE, size }
+    reads.set(uri, { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: content }] })
+    return { uri, name: id, title: name, description, mimeType: RESOURCE_MIME_TYPE, size: Buffer.byteLength(content, 'utf8') }
   })
-
   const firstTool = [...tools.keys()][0] ?? `${serviceName}.get_public_capabilities`
   return {
     serverInfo: buildMcpServerIdentity(site.config),

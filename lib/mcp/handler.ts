@@ -1,29 +1,72 @@
 /**
- * POST /mcp as one web-standard handler. In order: the Origin policy (403), any method but POST (the
- * SDK's 405), the body read once by the SDK's reader under the size limit, admission (the one seam
- * for rollout state and quota, decided before anything else: 503/429), media type (415), size (413),
- * JSON (-32700), then a precomputed answer or the SDK (lib/mcp/server.ts). Every answer is one
- * JSON-RPC body with the API headers; nothing in the request can make it throw, stream or hang.
+ * POST /mcp as one web-standard handler. In order: the Origin policy (403), any method but POST (405),
+ * the body read once by the SDK's reader under the size limit, admission (rollout state and quota,
+ * decided before anything else: 503/429), media type (415), size (413), JSON (-32700), then a
+ * precomputed answer, the contract's own answer (gate.ts) or the SDK's (server.ts). Every answer is one
+ * JSON-RPC body with the API headers; nothing in the request can make it throw, stream or hang. It
+ * returns what it decided on the way (admission, the MCP call and how it was answered) with the answer.
  */
-import { isJsonContentType, readRequestBody } from '@modelcontextprotocol/server'
-import { admitAgentRequest } from '../admission.ts'
-import { MCP_PATH } from '../contract/constants.ts'
+import * as sdk from '@modelcontextprotocol/server'
+import { admitAgentRequest, type Admission } from '../admission.ts'
 import { API_HEADERS, CONTENT_TYPES, type HeaderList } from '../http/headers.ts'
 import { respond } from '../http/respond.ts'
 import { perSite } from '../site.ts'
-import { noteMcpAnswer, noteMcpRequest } from '../telemetry/mcp-call.ts'
-import { observeAgentRoute } from '../telemetry/observe.ts'
 import { getMcpCatalog } from './catalog.ts'
-import { bodyTooLarge, forbiddenOrigin, internalError, parseError, refused, unsupportedMediaType } from './errors.ts'
+import * as answers from './errors.ts'
+import { dispatchMcpRequest } from './gate.ts'
 import { buildOriginPolicy, checkOrigin } from './origin.ts'
 import { createPrecomputedAnswers } from './precomputed.ts'
-import { MCP_MAX_BODY_BYTES, readableId, type McpAnswer } from './protocol.ts'
-import { createMcpEndpoint, errorAnswer } from './server.ts'
+import { isPlainObject, MCP_HEADERS, MCP_MAX_BODY_BYTES, readableId, type McpAnswer } from './protocol.ts'
+import { createMcpEndpoint } from './server.ts'
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null)
+
+/** What a parsed body asks (a batch is `batch`), for telemetry; `error` is set where the answer is decided. */
+function describeMcpCall(request: Request, body: unknown) {
+  const message = isPlainObject(body) ? body : {}
+  const params = isPlainObject(message.params) ? message.params : {}
+  const meta = isPlainObject(params._meta) ? params._meta : {}
+  const method = Array.isArray(body) ? 'batch' : text(message.method)
+  // 2026-07-28 carries clientInfo in every request's _meta; a 2025 client sends it once, in initialize.
+  const info = isPlainObject(meta[sdk.CLIENT_INFO_META_KEY]) ? meta[sdk.CLIENT_INFO_META_KEY] : params.clientInfo
+  const version = isPlainObject(body) ? (request.headers.get(MCP_HEADERS.protocolVersion) ?? text(meta[sdk.PROTOCOL_VERSION_META_KEY])) : null
+  return {
+    method,
+    tool: method === 'tools/call' ? text(params.name) : null,
+    resourceUri: method === 'resources/read' ? text(params.uri) : null,
+    protocolVersion: version ?? (method === 'initialize' ? text(params.protocolVersion) : null),
+    requestId: typeof message.id === 'string' || typeof message.id === 'number' ? String(message.id) : null,
+    clientName: isPlainObject(info) ? info.name : undefined,
+    traceparent: text(meta[sdk.TRACEPARENT_META_KEY]),
+    tracestate: text(meta[sdk.TRACESTATE_META_KEY]),
+    startedAt: performance.timeOrigin + performance.now(),
+    error: null as string | null,
+  }
+}
+
+/** The answer to one request to /mcp, and what was decided on the way (null: not reached). */
+export type McpOutcome = { response: Response; route: null; admission: Admission | null; mcp: ReturnType<typeof describeMcpCall> | null }
+type Decided = Omit<McpOutcome, 'response'>
 
 const getRuntime = perSite((site) => {
   const catalog = getMcpCatalog()
-  const endpoint = createMcpEndpoint(catalog)
-  return { policy: buildOriginPolicy(site.config), endpoint, precomputed: createPrecomputedAnswers(catalog, endpoint) }
+  const serveBySdk = createMcpEndpoint(catalog)
+  /** The contract's answer or the SDK's, and how it answered the call (`error`). */
+  const serve = async (request: Request, body: unknown): Promise<McpAnswer & { error: string | null }> => {
+    const get = (name: string) => request.headers.get(name) ?? undefined
+    const headers = {
+      protocolVersionHeader: get(MCP_HEADERS.protocolVersion),
+      mcpMethodHeader: get(MCP_HEADERS.method),
+      mcpNameHeader: get(MCP_HEADERS.name),
+    }
+    const dispatch = dispatchMcpRequest(body, headers, catalog)
+    if (!('leg' in dispatch)) return { ...answers.errorAnswer(dispatch), error: String(dispatch.error.code) }
+    // The SDK served a valid call: its outcome is the catalog tool's own answer to these arguments.
+    const call = sdk.isJSONRPCRequest(body) && body.method === 'tools/call' ? body.params : undefined
+    const toolError = call && catalog.tools.get(call.name as string)?.call(call.arguments).isError
+    return { ...(await serveBySdk(request, dispatch)), error: toolError ? 'tool_error' : null }
+  }
+  return { policy: buildOriginPolicy(site.config), serve, precomputed: createPrecomputedAnswers(catalog, serve) }
 })
 
 const NO_HEADERS: HeaderList = []
@@ -32,7 +75,7 @@ const encoder = new TextEncoder()
 /** The parsed body, or why there is none: 'too-large', 'empty', 'unreadable' (not JSON, or the stream failed). */
 async function readBody(request: Request): Promise<{ json: unknown } | 'too-large' | 'empty' | 'unreadable'> {
   try {
-    const read = await readRequestBody(request, MCP_MAX_BODY_BYTES)
+    const read = await sdk.readRequestBody(request, MCP_MAX_BODY_BYTES)
     if (read.tooLarge) return 'too-large'
     return read.text === '' ? 'empty' : { json: JSON.parse(read.text) }
   } catch {
@@ -40,42 +83,50 @@ async function readBody(request: Request): Promise<{ json: unknown } | 'too-larg
   }
 }
 
-/** Handles any request to /mcp (observed: lib/telemetry/observe.ts). */
-export const handleMcpRequest = observeAgentRoute(MCP_PATH, answerMcpRequest)
-
-async function answerMcpRequest(request: Request): Promise<Response> {
+/** Answers any request to /mcp. */
+export async function answerMcpRequest(request: Request): Promise<McpOutcome> {
+  const decided: Decided = { route: null, admission: null, mcp: null }
+  let response: Response
   try {
-    return await handle(request)
+    response = await handle(request, decided)
   } catch {
-    return send(request, errorAnswer(internalError()), NO_HEADERS)
+    response = refuse(request, decided, answers.internalError(), NO_HEADERS)
   }
+  return { ...decided, response }
 }
 
-async function handle(request: Request): Promise<Response> {
-  const { policy, endpoint, precomputed } = getRuntime()
+async function handle(request: Request, decided: Decided): Promise<Response> {
+  const { policy, serve, precomputed } = getRuntime()
   const verdict = checkOrigin(request.headers.get('origin'), request.headers.get('host'), policy)
-  if (!verdict.ok) return send(request, errorAnswer(forbiddenOrigin(verdict.detail)), NO_HEADERS)
-  if (request.method !== 'POST') return send(request, await endpoint.refuseMethod(request), NO_HEADERS)
-
+  if (!verdict.ok) return refuse(request, decided, answers.forbiddenOrigin(verdict.detail), NO_HEADERS)
+  if (request.method !== 'POST') return refuse(request, decided, answers.methodNotAllowed(request.method), NO_HEADERS)
   const body = await readBody(request)
-  if (typeof body === 'object') noteMcpRequest(request, body.json)
+  if (typeof body === 'object') decided.mcp = describeMcpCall(request, body.json)
   // Every POST spends the quota exactly once, before anything else is decided about it.
   const admission = await admitAgentRequest(request)
+  decided.admission = admission
   if (!admission.admitted) {
     const id = typeof body === 'object' ? readableId(body.json) : null
-    return send(request, errorAnswer(refused(admission.reason, id, admission.retryAfterSeconds)), admission.headers)
+    return refuse(request, decided, answers.refused(admission.reason, id, admission.retryAfterSeconds), admission.headers)
   }
   const contentType = request.headers.get('content-type')
-  if (!isJsonContentType(contentType)) return send(request, errorAnswer(unsupportedMediaType(contentType)), admission.headers)
-  if (body === 'too-large') return send(request, errorAnswer(bodyTooLarge()), admission.headers)
+  if (!sdk.isJsonContentType(contentType)) return refuse(request, decided, answers.unsupportedMediaType(contentType), admission.headers)
+  if (body === 'too-large') return refuse(request, decided, answers.bodyTooLarge(), admission.headers)
   if (typeof body !== 'object')
-    return send(request, errorAnswer(parseError(body === 'empty' ? 'The request body is empty.' : undefined)), admission.headers)
-  const answer = (await precomputed(request, body.json)) ?? (await endpoint.answer(request, body.json))
-  return send(request, answer, admission.headers)
+    return refuse(request, decided, answers.parseError(body === 'empty' ? 'The request body is empty.' : undefined), admission.headers)
+  const known = await precomputed(request, body.json)
+  if (known) return send(request, known, admission.headers)
+  const served = await serve(request, body.json)
+  if (decided.mcp) decided.mcp.error = served.error
+  return send(request, served, admission.headers)
+}
+
+function refuse(request: Request, decided: Decided, problem: answers.McpErrorAnswer, admission: HeaderList): Response {
+  if (decided.mcp) decided.mcp.error = String(problem.error.code)
+  return send(request, answers.errorAnswer(problem), admission)
 }
 
 function send(request: Request, answer: McpAnswer, admission: HeaderList): Response {
-  noteMcpAnswer(request, answer.body)
   const bytes = typeof answer.body === 'string' ? encoder.encode(answer.body) : answer.body
   return respond(request, answer.status, bytes && { bytes }, CONTENT_TYPES.json, API_HEADERS, admission, answer.headers)
 }

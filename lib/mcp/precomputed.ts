@@ -1,37 +1,27 @@
 /**
  * Precomputed answers: the requests the catalog answers the same way every time (`server/discover`,
  * the lists, each resource read and each valid tool call, at each served protocol version) with the
- * envelope and headers clients send. The endpoint (the SDK) answers each one once; later ones get
- * those bytes with their own id, without a per-request SDK server. Anything else goes to the SDK.
+ * envelope and headers clients send. The SDK answers each one once (`serve`, the public API); later
+ * ones get those bytes with their own id, without a per-request SDK server. Anything else goes to
+ * the SDK.
  */
 import { randomUUID } from 'node:crypto'
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server'
 import { MCP_LEGACY_PROTOCOL_VERSIONS, MCP_PROTOCOL_VERSION } from '../contract/constants.ts'
 import type { McpCatalog } from './catalog.ts'
 import { isJsonRpcId, isPlainObject, MCP_HEADERS, MCP_NAME_SOURCE, type JsonObject, type McpAnswer } from './protocol.ts'
-import type { McpEndpoint } from './server.ts'
-
-/** An answer cut where the request's id goes. */
-type Template = Omit<McpAnswer, 'body'> & { parts: Buffer[] }
 
 /** `_meta` of a 2026-07-28 request asking for nothing but the protocol: the version, no capabilities, at most a plain clientInfo. */
 function isBareEnvelope(meta: unknown): boolean {
   if (!isPlainObject(meta) || meta[PROTOCOL_VERSION_META_KEY] !== MCP_PROTOCOL_VERSION) return false
   const [capabilities, info] = [meta[CLIENT_CAPABILITIES_META_KEY], meta[CLIENT_INFO_META_KEY]]
   const plainInfo = isPlainObject(info) && Object.keys(info).length === 2 && typeof info.name === 'string' && typeof info.version === 'string'
-  return (
-    isPlainObject(capabilities) && Object.keys(capabilities).length === 0 && Object.keys(meta).length === (info === undefined ? 2 : plainInfo ? 3 : 0)
-  )
+  const keys = info === undefined ? 2 : plainInfo ? 3 : 0
+  return isPlainObject(capabilities) && Object.keys(capabilities).length === 0 && Object.keys(meta).length === keys
 }
 
-function key(version: string | null, method: string, params: JsonObject): string {
-  return `${version}\n${method}\n${JSON.stringify(
-    Object.keys(params)
-      .sort()
-      .map((name) => [name, params[name]]),
-  )}`
-}
-
+const key = (version: string | null, method: string, params: JsonObject) =>
+  `${version}\n${method}\n${JSON.stringify(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1)))}`
 /** A param value as all precomputed ones are: a string or an object of strings (nothing deeper is walked). */
 const isFlat = (value: unknown) =>
   typeof value === 'string' || (isPlainObject(value) && Object.values(value).every((item) => typeof item === 'string'))
@@ -43,59 +33,47 @@ const isFlat = (value: unknown) =>
  */
 function keyOf(request: Request, body: unknown): string | undefined {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || !isJsonRpcId(body.id) || typeof body.method !== 'string' || !isPlainObject(body.params))
-    return undefined
+    return
   const { _meta: meta, ...params } = body.params
   const [version, method] = [request.headers.get(MCP_HEADERS.protocolVersion), body.method]
+  const [methodHeader, nameHeader] = [request.headers.get(MCP_HEADERS.method), request.headers.get(MCP_HEADERS.name)]
   const nameField = Object.hasOwn(MCP_NAME_SOURCE, method) ? MCP_NAME_SOURCE[method] : undefined
-  const mirrored =
-    request.headers.get(MCP_HEADERS.method) === method && (nameField === undefined || request.headers.get(MCP_HEADERS.name) === params[nameField])
-  const legacy = meta === undefined && request.headers.get(MCP_HEADERS.method) === null && request.headers.get(MCP_HEADERS.name) === null
-  const shaped =
-    Object.keys(body).length === 4 &&
-    Object.values(params).every(isFlat) &&
-    (version === MCP_PROTOCOL_VERSION ? isBareEnvelope(meta) && mirrored : legacy)
-  return shaped ? key(version, method, params) : undefined
+  const mirrored = methodHeader === method && (nameField === undefined || nameHeader === params[nameField])
+  const legacy = meta === undefined && methodHeader === null && nameHeader === null
+  const modern = version === MCP_PROTOCOL_VERSION && isBareEnvelope(meta) && mirrored
+  if (Object.keys(body).length === 4 && Object.values(params).every(isFlat) && (modern || (version !== MCP_PROTOCOL_VERSION && legacy)))
+    return key(version, method, params)
 }
 
-export function createPrecomputedAnswers(
-  catalog: McpCatalog,
-  endpoint: McpEndpoint,
-): (request: Request, body: unknown) => Promise<McpAnswer | undefined> {
+export function createPrecomputedAnswers(catalog: McpCatalog, serve: (request: Request, body: unknown) => Promise<McpAnswer>) {
   const served: [string, JsonObject][] = [
     ['tools/list', {}],
     ['resources/list', {}],
     ['resources/templates/list', {}],
   ]
-  served.push(
-    ...catalog.resourceUris.map((uri): [string, JsonObject] => ['resources/read', { uri }]),
-    ...catalog.calls.map((call): [string, JsonObject] => ['tools/call', call]),
-  )
-  // Every precomputed key, its template filled the first time it is asked for.
-  const templates = new Map<string, Template | undefined>()
+  served.push(...catalog.resourceUris.map((uri): [string, JsonObject] => ['resources/read', { uri }]))
+  served.push(...catalog.calls.map((call): [string, JsonObject] => ['tools/call', call]))
+  // Every precomputed key, with its answer cut where the request's id goes, filled the first time it is asked for.
+  const templates = new Map<string, (Omit<McpAnswer, 'body'> & { parts: Buffer[] }) | undefined>()
   for (const [method, params] of [['server/discover', {}] as [string, JsonObject], ...served])
     templates.set(key(MCP_PROTOCOL_VERSION, method, params), undefined)
   for (const version of [null, ...MCP_LEGACY_PROTOCOL_VERSIONS])
     for (const [method, params] of served) templates.set(key(version, method, params), undefined)
   const marker = `precomputed-${randomUUID()}`
 
-  return async (request, body) => {
+  return async (request: Request, body: unknown): Promise<McpAnswer | undefined> => {
     const found = keyOf(request, body)
     if (found === undefined || !templates.has(found)) return undefined
     let template = templates.get(found)
     if (!template) {
-      const answer = await endpoint.answer(request, { ...(body as JsonObject), id: marker })
-      template = {
-        status: answer.status,
-        parts: (answer.body ?? '').split(JSON.stringify(marker)).map((part) => Buffer.from(part)),
-        headers: answer.headers,
-      }
+      const { status, body: bytes, headers } = await serve(request, { ...(body as JsonObject), id: marker })
+      const parts = Buffer.from(bytes ?? '')
+        .toString()
+        .split(JSON.stringify(marker))
+      template = { status, headers, parts: parts.map((part) => Buffer.from(part)) }
       templates.set(found, template)
     }
     const id = Buffer.from(JSON.stringify((body as JsonObject).id))
-    return {
-      status: template.status,
-      body: Buffer.concat(template.parts.flatMap((part, index) => (index === 0 ? [part] : [id, part]))),
-      headers: template.headers,
-    }
+    return { ...template, body: Buffer.concat(template.parts.flatMap((part, index) => (index === 0 ? [part] : [id, part]))) }
   }
 }

@@ -6,17 +6,34 @@
 import { getConfig, type SiteConfig } from '../env.ts'
 import { processSingleton } from '../process-singleton.ts'
 import { getSharedRedis } from '../redis/shared-redis.ts'
-import { recordQuotaFailover, withUpstashSpan } from '../telemetry/observe.ts'
 import { FailoverQuotaStore } from './failover-store.ts'
 import { MemoryQuotaStore } from './memory-store.ts'
 import { BUCKET, type QuotaDecision } from './token-bucket.ts'
 import { UpstashQuotaStore } from './upstash-store.ts'
 
+export type QuotaStoreUsed = 'in-process' | 'upstash' | 'failed-over'
+
 export interface Quota {
   readonly store: 'memory' | 'upstash'
   consume(key: string): QuotaDecision | Promise<QuotaDecision>
-  /** The store that answers now (telemetry): right after a consume, the one that answered it. */
-  storeInUse(): 'in-process' | 'upstash' | 'failed-over'
+  /** The store that answers now: right after a consume, the one that answered it. */
+  storeInUse(): QuotaStoreUsed
+}
+
+/**
+ * What the quota lets an observer see of the shared store: each Upstash call (to trace it) and each
+ * switch to the in-process stand-in (to count it). The quota knows no telemetry: the composition root
+ * (lib/agent-routes.ts) installs telemetry's observer before any request is admitted.
+ */
+export interface QuotaObserver {
+  upstashCall<T>(operation: string, call: () => Promise<T>): Promise<T>
+  failover(): void
+}
+
+let observer: QuotaObserver = { upstashCall: (_operation, call) => call(), failover: () => {} }
+
+export function observeQuota(next: QuotaObserver): void {
+  observer = next
 }
 
 export function quotaKeyPrefix(redisKeyPrefix: string): string {
@@ -49,7 +66,7 @@ function createQuota(): Quota {
   const local = new MemoryQuotaStore()
   if (!redis) return { store: 'memory', consume: (key) => local.consume(key, Date.now()), storeInUse: () => 'in-process' }
   const upstash = new UpstashQuotaStore(redis, { prefix: quotaKeyPrefix(config.redisKeyPrefix), timeoutMs: config.redisTimeoutMs })
-  const shared = { consume: (key: string) => withUpstashSpan('ratelimit', () => upstash.consume(key)) }
-  const failover = new FailoverQuotaStore(shared, local, { onFailover: recordQuotaFailover })
+  const shared = { consume: (key: string) => observer.upstashCall('ratelimit', () => upstash.consume(key)) }
+  const failover = new FailoverQuotaStore(shared, local, { onFailover: () => observer.failover() })
   return { store: 'upstash', consume: (key) => failover.consume(key), storeInUse: () => (failover.mode === 'shared' ? 'upstash' : 'failed-over') }
 }

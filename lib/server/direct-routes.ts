@@ -1,13 +1,12 @@
 /**
  * The per-request routes `npm start` answers itself, without Next's request pipeline: the agent API
- * and MCP, with the very handlers their app/ route files export. Everything prerendered is served
+ * and MCP, with the very handlers their app/ route files export (lib/agent-routes.ts). Everything prerendered is served
  * from the build output (./static-output.ts); the rest (assets, the 404 page, the Flags Explorer)
  * goes to Next.
  */
-import { handleAgentRestRequest } from '../agent/rest.ts'
+import { handleAgentRestRequest, handleMcpRequest } from '../agent-routes.ts'
 import { API_BASE_PATH, MCP_PATH } from '../contract/constants.ts'
 import type { WebHandler } from '../http/node-adapter.ts'
-import { handleMcpRequest } from '../mcp/handler.ts'
 import { MCP_MAX_BODY_BYTES } from '../mcp/protocol.ts'
 
 export interface DynamicRoute {

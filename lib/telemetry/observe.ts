@@ -1,11 +1,11 @@
 /**
  * What each agent request (REST under /api/agent/v1 and POST /mcp) leaves behind: an HTTP span, an MCP
  * span per the OpenTelemetry MCP conventions, metrics, and one access-log line. The route handlers are
- * wrapped once (`observeAgentRoute`); the handlers only note what they decided (admission, quota store,
- * the MCP call) on the request's observation, which exists only while something will read it.
+ * wrapped once (`observeAgentRoute`, lib/agent-routes.ts); each handler returns its answer together with
+ * what it decided on the way (admission, quota store, the MCP call), and the wrapper records those values.
  *
  * Without an OTLP endpoint nothing here touches OpenTelemetry; with the access log off as well, the
- * wrapper calls the handler and nothing else.
+ * wrapper returns the handler's answer and nothing else.
  */
 import { randomUUID } from 'node:crypto'
 import {
@@ -29,11 +29,8 @@ import { writeAccessLogLine, type AccessLogLine } from './access-log.ts'
 import { classifyAgent } from './agent-classes.ts'
 import { ATTR, INSTRUMENTATION_SCOPE, METRIC } from './names.ts'
 
-export type AdmissionOutcome = 'admitted' | 'rate-limited' | 'disabled'
-export type QuotaStoreUsed = 'in-process' | 'upstash' | 'failed-over'
-
-/** The MCP request as read from its body (only the fields telemetry reports). */
-export interface McpCallNote {
+/** The MCP request as its handler read it, and how it was answered. */
+export interface McpCallRecord {
   method: string | null
   tool: string | null
   resourceUri: string | null
@@ -48,23 +45,23 @@ export interface McpCallNote {
   error: string | null
 }
 
-/** What the handlers note about one request. */
-export interface AgentObservation {
-  route: string | null
-  admission: AdmissionOutcome | null
-  quotaStore: QuotaStoreUsed | null
+/** An admission decision (lib/admission.ts) as telemetry reports it. */
+export interface AdmissionRecord {
+  outcome: 'admitted' | 'rate-limited' | 'disabled'
+  quotaStore: 'in-process' | 'upstash' | 'failed-over' | null
   quotaRemaining: number | null
-  mcp: McpCallNote | null
+}
+
+/** A handler's answer with what it decided: each value is null when the request never got that far. */
+export interface AgentOutcome {
+  response: Response
+  /** The operation's path template (`http.route`) when the request named one. */
+  route: string | null
+  admission: AdmissionRecord | null
+  mcp: McpCallRecord | null
 }
 
 type WebRequestHandler = (request: Request) => Promise<Response>
-
-const observations = new WeakMap<Request, AgentObservation>()
-
-/** The request's observation, or undefined when nothing records this request. */
-export function observationOf(request: Request): AgentObservation | undefined {
-  return observations.get(request)
-}
 
 interface Instruments {
   requestDuration: Histogram
@@ -102,13 +99,13 @@ function getTelemetry(): Telemetry {
   })
 }
 
-/** Counts one switch of the quota store to its in-process stand-in (lib/quota/quota.ts). */
-export function recordQuotaFailover(): void {
+/** Counts one switch of the quota store to its in-process stand-in. */
+function recordQuotaFailover(): void {
   getTelemetry().metrics?.failovers.add(1)
 }
 
 /** The Upstash call as a client span, when spans are exported; else the call alone. */
-export function withUpstashSpan<T>(operation: string, call: () => Promise<T>): Promise<T> {
+function withUpstashSpan<T>(operation: string, call: () => Promise<T>): Promise<T> {
   if (!getTelemetry().spans) return call()
   const tracer = trace.getTracer(INSTRUMENTATION_SCOPE)
   const attributes: Attributes = { [ATTR.dbSystem]: 'redis', [ATTR.dbOperation]: operation, [ATTR.serverAddress]: 'upstash' }
@@ -125,6 +122,9 @@ export function withUpstashSpan<T>(operation: string, call: () => Promise<T>): P
   })
 }
 
+/** What telemetry sees of the quota's shared store (lib/quota/quota.ts `observeQuota`). */
+export const quotaTelemetry = { upstashCall: withUpstashSpan, failover: recordQuotaFailover }
+
 const headerGetter: TextMapGetter<Headers> = {
   keys: (carrier) => [...carrier.keys()],
   get: (carrier, key) => carrier.get(key) ?? undefined,
@@ -135,17 +135,17 @@ const recordGetter: TextMapGetter<Record<string, string>> = {
   get: (carrier, key) => carrier[key],
 }
 
+const NOTHING_DECIDED: Omit<AgentOutcome, 'response'> = { route: null, admission: null, mcp: null }
+
 /**
- * `handler` with its request observed. `route`: the route template reported when the handler notes
+ * `handler` with its request observed. `route`: the route template reported when the outcome names
  * none (`http.route`). The answer is the handler's, unchanged.
  */
-export function observeAgentRoute(route: string, handler: WebRequestHandler): WebRequestHandler {
+export function observeAgentRoute(route: string, handler: (request: Request) => Promise<AgentOutcome>): WebRequestHandler {
   return async (request) => {
     const telemetry = getTelemetry()
-    if (!telemetry.spans && !telemetry.metrics && !telemetry.log) return handler(request)
+    if (!telemetry.spans && !telemetry.metrics && !telemetry.log) return (await handler(request)).response
     const startedAt = performance.timeOrigin + performance.now()
-    const seen: AgentObservation = { route: null, admission: null, quotaStore: null, quotaRemaining: null, mcp: null }
-    observations.set(request, seen)
     const path = new URL(request.url).pathname
     let span: Span | undefined
     let spanContext: Context | undefined
@@ -167,13 +167,15 @@ export function observeAgentRoute(route: string, handler: WebRequestHandler): We
       )
       spanContext = trace.setSpan(parent, span)
     }
+    let outcome: Omit<AgentOutcome, 'response'> = NOTHING_DECIDED
     let status = 500
     try {
-      const response = spanContext ? await context.with(spanContext, handler, undefined, request) : await handler(request)
-      status = response.status
-      return response
+      const answered = spanContext ? await context.with(spanContext, handler, undefined, request) : await handler(request)
+      outcome = answered
+      status = answered.response.status
+      return answered.response
     } finally {
-      finish(telemetry, request, seen, route, path, status, startedAt, span, spanContext)
+      finish(telemetry, request, outcome, route, path, status, startedAt, span, spanContext)
     }
   }
 }
@@ -181,7 +183,7 @@ export function observeAgentRoute(route: string, handler: WebRequestHandler): We
 function finish(
   telemetry: Telemetry,
   request: Request,
-  seen: AgentObservation,
+  seen: Omit<AgentOutcome, 'response'>,
   defaultRoute: string,
   path: string,
   status: number,
@@ -194,14 +196,15 @@ function finish(
   const mcp = seen.mcp
   const agentClass = classifyAgent(request.headers.get('user-agent'), mcp?.clientName)
   const common: Attributes = { [ATTR.httpMethod]: request.method, [ATTR.httpRoute]: route, [ATTR.httpStatus]: status, [ATTR.agentClass]: agentClass }
-  if (seen.admission) common[ATTR.admission] = seen.admission
-  if (seen.quotaStore) common[ATTR.quotaStore] = seen.quotaStore
+  const admission = seen.admission
+  if (admission) common[ATTR.admission] = admission.outcome
+  if (admission?.quotaStore) common[ATTR.quotaStore] = admission.quotaStore
 
   let traceId: string | null = null
   if (span) {
     span.updateName(`${request.method} ${route}`)
     span.setAttributes(common)
-    if (seen.quotaRemaining !== null) span.setAttribute(ATTR.quotaRemaining, seen.quotaRemaining)
+    if (admission && admission.quotaRemaining !== null) span.setAttribute(ATTR.quotaRemaining, admission.quotaRemaining)
     if (status >= 500) {
       span.setAttribute(ATTR.errorType, String(status))
       span.setStatus({ code: SpanStatusCode.ERROR })
@@ -228,9 +231,9 @@ function finish(
       status,
       duration_ms: Math.round((endedAt - startedAt) * 1000) / 1000,
       agent_class: agentClass,
-      admission: seen.admission,
-      quota_store: seen.quotaStore,
-      quota_remaining: seen.quotaRemaining,
+      admission: admission?.outcome ?? null,
+      quota_store: admission?.quotaStore ?? null,
+      quota_remaining: admission?.quotaRemaining ?? null,
       mcp_method: mcp?.method ?? null,
       mcp_tool: mcp?.tool ?? null,
       mcp_error: mcp?.error ?? null,
@@ -242,7 +245,7 @@ function finish(
   }
 }
 
-function mcpAttributes(mcp: McpCallNote, agentClass: string): Attributes {
+function mcpAttributes(mcp: McpCallRecord, agentClass: string): Attributes {
   const attributes: Attributes = { [ATTR.mcpMethod]: mcp.method as string, [ATTR.agentClass]: agentClass }
   if (mcp.tool !== null) attributes[ATTR.toolName] = mcp.tool
   if (mcp.protocolVersion !== null) attributes[ATTR.mcpProtocolVersion] = mcp.protocolVersion
@@ -255,7 +258,7 @@ function mcpAttributes(mcp: McpCallNote, agentClass: string): Attributes {
  * is the client's `params._meta.traceparent` when it sent one (the MCP 2026-07-28 way to carry a
  * trace), linked to the HTTP span; otherwise the HTTP span.
  */
-function mcpSpan(mcp: McpCallNote, agentClass: string, endedAt: number, httpContext: Context): void {
+function mcpSpan(mcp: McpCallRecord, agentClass: string, endedAt: number, httpContext: Context): void {
   const tracer = trace.getTracer(INSTRUMENTATION_SCOPE)
   const attributes = mcpAttributes(mcp, agentClass)
   if (mcp.requestId !== null) attributes[ATTR.jsonrpcId] = mcp.requestId

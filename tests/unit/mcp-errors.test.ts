@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest'
 import {
   bodyTooLarge,
   forbiddenOrigin,
-  fromSdkError,
+  fromLadderRejection,
   invalidParams,
   methodNotAllowed,
+  methodNotFound,
   parseError,
   refused,
   unsupportedMediaType,
@@ -78,45 +79,48 @@ describe('error answers built at the edge', () => {
 })
 
 describe('invalid params of a request, from the issues of the SDK schema of its method', () => {
-  it('are one -32602 naming each issue by its path', () => {
-    const error = invalidParams([
+  it('are one in-band -32602 naming each issue by its path', () => {
+    const answer = invalidParams(5, [
       { path: ['params', 'uri'], message: 'Invalid input: expected string, received undefined' },
       { path: [{ key: 'params' }, { key: 'cursor' }], message: 'Invalid input: expected string, received number' },
       { message: 'Invalid input' },
     ])
     const summary =
       'params.uri: Invalid input: expected string, received undefined; params.cursor: Invalid input: expected string, received number; Invalid input'
-    expect({ code: error.code, message: error.message, data: error.data }).toEqual({
-      code: -32602,
-      message: `Invalid params: ${summary}`,
-      data: {
-        detail: `Invalid params: ${summary}`,
-        resolution: 'Correct the params the message names and retry; tools/list gives the input schema of every tool.',
+    expect(answer).toEqual({
+      status: 200,
+      id: 5,
+      error: {
+        code: -32602,
+        message: `Invalid params: ${summary}`,
+        data: {
+          detail: `Invalid params: ${summary}`,
+          resolution: 'Correct the params the message names and retry; tools/list gives the input schema of every tool.',
+        },
       },
     })
   })
 })
 
-describe('the mapping of the SDK error answers onto the decisions table', () => {
-  it('answers the SDK 405 with -31405, mcp_method_not_allowed and Allow: POST, naming the method', () => {
-    const answer = fromSdkError(405, { code: -32000, message: 'Method not allowed.' }, 'TRACE', null, null)
-    expect(answer).toMatchObject({
-      status: 405,
-      id: null,
-      headers: [['Allow', 'POST']],
-      error: { code: -31405, data: { code: 'mcp_method_not_allowed' } },
+describe('methods this server does not serve', () => {
+  it('are -32601 naming the method: 404 on 2026-07-28, in-band on the 2025 transport', () => {
+    expect(methodNotFound('u', 'prompts/list', 404)).toMatchObject({
+      status: 404,
+      id: 'u',
+      error: { code: -32601, data: { method: 'prompts/list', detail: 'This server does not serve the method "prompts/list".' } },
     })
-    expect(answer.error.data?.detail).toMatch(/^TRACE is not served on the MCP endpoint\./)
+    expect(methodNotFound(2, 'prompts/list', 200).status).toBe(200)
+    expect(methodNotFound('s', 'subscriptions/listen', 404).error.data?.detail).toMatch(/^This server offers no subscriptions/)
   })
+})
 
-  it('answers the in-band refusal of subscriptions/listen as a method this server does not serve: 404 -32601', () => {
-    const answer = fromSdkError(200, { code: -32603, message: 'Subscription limit reached' }, 'POST', 'subscriptions/listen', 's')
-    expect(answer).toMatchObject({ status: 404, id: 's', error: { code: -32601, data: { method: 'subscriptions/listen' } } })
-  })
+describe("the mapping of the SDK classifier's refusals onto the decisions table", () => {
+  const rejection = (code: number, message: string, data?: unknown) =>
+    ({ kind: 'reject', rung: 'era-classification', cell: 'c', httpStatus: 400, code, message, data, settled: true }) as const
 
   it('lists every supported version in -32022 and keeps the requested one', () => {
-    const sdk = { code: -32022, message: 'Unsupported protocol version: 2099-01-01', data: { supported: ['2026-07-28'], requested: '2099-01-01' } }
-    expect(fromSdkError(400, sdk, 'POST', 'tools/list', 'r')).toMatchObject({
+    const sdk = rejection(-32022, 'Unsupported protocol version: 2099-01-01', { supported: ['2026-07-28'], requested: '2099-01-01' })
+    expect(fromLadderRejection(sdk, 'r')).toMatchObject({
       status: 400,
       id: 'r',
       error: { code: -32022, data: { supported: SUPPORTED, requested: '2099-01-01' } },
@@ -124,11 +128,8 @@ describe('the mapping of the SDK error answers onto the decisions table', () => 
   })
 
   it('adds mcp_header_mismatch to -32020 and to the 400 -32602 of a malformed envelope, keeping the SDK data', () => {
-    const mismatch = fromSdkError(
-      400,
-      { code: -32020, message: 'Bad Request: the request headers and body disagree', data: { mismatch: { header: 'x', body: 'y' } } },
-      'POST',
-      'tools/list',
+    const mismatch = fromLadderRejection(
+      rejection(-32020, 'Bad Request: the request headers and body disagree', { mismatch: { header: 'x', body: 'y' } }),
       1,
     )
     expect(mismatch.error.data).toMatchObject({
@@ -136,28 +137,20 @@ describe('the mapping of the SDK error answers onto the decisions table', () => 
       mismatch: { header: 'x', body: 'y' },
       detail: 'Bad Request: the request headers and body disagree',
     })
-    const envelope = fromSdkError(400, { code: -32602, message: 'Invalid _meta envelope' }, 'POST', 'tools/list', 1)
+    const envelope = fromLadderRejection(rejection(-32602, 'Invalid _meta envelope'), 1)
     expect(envelope.error.data).toMatchObject({ code: 'mcp_header_mismatch', detail: 'Invalid _meta envelope' })
-    expect(fromSdkError(200, { code: -32602, message: 'Invalid params' }, 'POST', 'tools/list', 1).error.data?.code).toBeUndefined()
   })
 
-  it('names the method a -32601 does not serve, and gives every error a detail and a resolution', () => {
-    expect(fromSdkError(404, { code: -32601, message: 'Method not found' }, 'POST', 'prompts/list', 'u').error.data).toMatchObject({
-      detail: 'This server does not serve the method "prompts/list".',
-      resolution: expect.stringContaining('tools/list'),
-    })
-    for (const code of [-32700, -32600, -32601, -32602, -32603]) {
-      const { data } = fromSdkError(400, { code, message: 'm' }, 'POST', null, null).error
+  it('gives every refusal a detail and a resolution, and no contract code to a malformed message', () => {
+    for (const code of [-32700, -32600, -32020, -32602]) {
+      const { data } = fromLadderRejection(rejection(code, 'm'), null).error
       expect([typeof data?.detail, typeof data?.resolution]).toEqual(['string', 'string'])
     }
-  })
-
-  it('keeps the detail and resolution the server gave its own errors', () => {
-    const data = { uri: 'service://public/nope', code: 'agent_resource_not_found', detail: 'No public resource.', resolution: 'Call resources/list.' }
-    expect(fromSdkError(200, { code: -32602, message: 'Resource not found', data }, 'POST', 'resources/read', 9)).toEqual({
-      status: 200,
-      id: 9,
-      error: { code: -32602, message: 'Resource not found', data },
+    expect(fromLadderRejection(rejection(-32600, 'Bad Request: the request body is not a valid JSON-RPC message'), 3)).toMatchObject({
+      status: 400,
+      id: 3,
+      error: { code: -32600, data: { detail: 'Bad Request: the request body is not a valid JSON-RPC message' } },
     })
+    expect(fromLadderRejection(rejection(-32600, 'm'), 3).error.data?.code).toBeUndefined()
   })
 })

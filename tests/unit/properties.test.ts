@@ -15,7 +15,7 @@ import { parseConfig } from '../../lib/env.ts'
 import { toWebRequest } from '../../lib/http/node-adapter.ts'
 import { parseAccept, prefersMarkdown, qualityOf } from '../../lib/http/negotiate.ts'
 import { buildMcpCatalog } from '../../lib/mcp/catalog.ts'
-import { handleMcpRequest } from '../../lib/mcp/handler.ts'
+import { handleMcpRequest } from '../../lib/agent-routes.ts'
 import { canonicalIpAddress, quotaBucketKey } from '../../lib/net/ip-address.ts'
 import { MemoryQuotaStore } from '../../lib/quota/memory-store.ts'
 import { quotaHeaderValues } from '../../lib/quota/token-bucket.ts'
@@ -142,8 +142,9 @@ const mirroredArb = fc.record(
 )
 
 /**
- * The MCP endpoint in-process (lib/mcp/handler.ts: contract checks, the SDK's own ladder, the mapping of
- * its errors), each request from its own client address so that the quota never decides the answer.
+ * The MCP endpoint in-process (lib/mcp/handler.ts: the contract's checks before dispatch, the SDK's
+ * classifier mapped onto the table, then the SDK), each request from its own client address so that the
+ * quota never decides the answer.
  */
 describe('the MCP endpoint (lib/mcp/handler.ts) over arbitrary bodies and mirrored headers', () => {
   process.env.BASE_URL = 'https://agents.example.com'

@@ -1,4 +1,4 @@
-import { handleAgentRestRequest } from '@/lib/agent/rest.ts'
+import { handleAgentRestRequest } from '@/lib/agent-routes.ts'
 
 export const dynamic = 'force-dynamic'
 

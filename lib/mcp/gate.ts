@@ -1,0 +1,198 @@
+/**
+ * Everything the contract answers itself, decided before the SDK dispatches: the SDK's own classifier
+ * (`classifyInboundRequest`: JSON-RPC shape, envelope, mirrored headers that disagree) mapped onto the
+ * decisions table; what the contract adds (versions, batch limits, mirrored headers required on
+ * 2026-07-28 and checked on 2025-era messages too); and what the SDK would answer in its own words at
+ * dispatch (a method not served, params failing its schema, an unknown tool or resource). What
+ * passes goes to the SDK (server.ts); each rule names the SDK behaviour it stands in for.
+ */
+import * as sdk from '@modelcontextprotocol/server'
+import type { InboundHttpRequest, JSONRPCMessage, StandardSchemaV1Sync } from '@modelcontextprotocol/server'
+import { MCP_LEGACY_PROTOCOL_VERSIONS, MCP_PROTOCOL_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
+import type { McpCatalog } from './catalog.ts'
+import * as answers from './errors.ts'
+import { isPlainObject, MCP_MAX_BATCH_MESSAGES, MCP_NAME_SOURCE, readableId, type JsonObject, type JsonRpcId } from './protocol.ts'
+
+/** The raw values of the headers that mirror the body, as the SDK's classifier takes them. */
+export type MirroredHeaders = Pick<InboundHttpRequest, 'protocolVersionHeader' | 'mcpMethodHeader' | 'mcpNameHeader'>
+type Problem = answers.McpErrorAnswer | undefined
+
+const { PROTOCOL_VERSION_META_KEY: VERSION_KEY, isJSONRPCRequest: isRequest } = sdk
+const ENVELOPE_KEYS: readonly string[] = [VERSION_KEY, sdk.CLIENT_INFO_META_KEY, sdk.CLIENT_CAPABILITIES_META_KEY, sdk.LOG_LEVEL_META_KEY]
+const isMessage = (value: unknown) => isRequest(value) || sdk.isJSONRPCNotification(value)
+const metaOf = (body: unknown) => (isPlainObject(body) && isPlainObject(body.params) ? body.params._meta : undefined)
+
+/** The message without 2026-07-28 envelope keys, which would make the SDK classify it as a modern request. */
+function withoutEnvelope(message: JsonObject): JsonObject {
+  const meta = metaOf(message)
+  if (!isPlainObject(meta)) return message
+  return {
+    ...message,
+    params: { ...(message.params as JsonObject), _meta: Object.fromEntries(Object.entries(meta).filter(([key]) => !ENVELOPE_KEYS.includes(key))) },
+  }
+}
+
+/**
+ * A message whose `_meta` names a 2025 version that no MCP-Protocol-Version contradicts. The SDK
+ * reads any version in `_meta` as a 2026-07-28 envelope claim and refuses a 2025 one as unsupported
+ * (-32022), although this server serves it: it goes to the SDK as the 2025 message it is.
+ */
+function claimsLegacyVersion(body: unknown, header: string | undefined): body is JsonObject {
+  const meta = metaOf(body)
+  const claimed = isPlainObject(meta) ? meta[VERSION_KEY] : undefined
+  return (MCP_LEGACY_PROTOCOL_VERSIONS as readonly unknown[]).includes(claimed) && (header === undefined || header === claimed)
+}
+
+const methodMismatch = (id: JsonRpcId | null, header: string, method: unknown) =>
+  answers.headerMismatch(id, `the Mcp-Method header names ${JSON.stringify(header)} but the body method is ${JSON.stringify(method)}`)
+
+/**
+ * The contract's answer to a well-formed body (a handshake aside) before the SDK classifies it, or
+ * undefined; a malformed one gets the SDK's -32600.
+ * - An MCP-Protocol-Version this server does not serve is -32022 on any message (the SDK would first
+ *   weigh it against `_meta`, -32020, or pass a batch on to its 2025 serving).
+ * - Under the 2026-07-28 header a `_meta` that is not an object is a malformed envelope, -32602 (the
+ *   SDK fails the whole message as not JSON-RPC, -32600).
+ * - Batches (2025-03-26 clients only): at most 20 messages (the SDK takes 100), none under the
+ *   2026-07-28 header, no posted response, no id twice, no initialize, and an Mcp-Method equal to
+ *   every method. Element by element, in that order.
+ */
+function contractProblem(body: unknown, headers: MirroredHeaders): Problem {
+  const version = headers.protocolVersionHeader
+  const { _meta: meta, ...params } = isPlainObject(body) && isPlainObject(body.params) ? body.params : {}
+  if (Array.isArray(body) ? body.length === 0 : !isMessage(meta === undefined ? body : { ...(body as JsonObject), params })) return undefined
+  if (Array.isArray(body) && body.length > MCP_MAX_BATCH_MESSAGES)
+    return answers.invalidRequest(null, `A JSON-RPC batch may hold at most ${MCP_MAX_BATCH_MESSAGES} messages.`)
+  if (version !== undefined && !(MCP_SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version))
+    return answers.unsupportedProtocolVersion(readableId(body), version)
+  if (!Array.isArray(body))
+    return version === MCP_PROTOCOL_VERSION && meta !== undefined && !isPlainObject(meta)
+      ? answers.envelopeInvalid(readableId(body), 'params._meta must be an object.')
+      : undefined
+  if (version === MCP_PROTOCOL_VERSION)
+    return answers.invalidRequest(null, 'JSON-RPC batches are not part of protocol 2026-07-28: send each request as its own POST.')
+  const ids = body.map(readableId)
+  for (const [index, element] of body.entries()) {
+    const message = isPlainObject(element) ? element : {}
+    const at = `Batch element ${index}:`
+    if (!('method' in message) && ('result' in message || 'error' in message))
+      return answers.invalidRequest(null, `${at} a JSON-RPC response cannot be posted: the server sends no requests to answer.`)
+    if (!isMessage(element)) return undefined
+    if (ids[index] !== null && ids.indexOf(ids[index] as JsonRpcId) !== index)
+      return answers.invalidRequest(null, `${at} the id ${JSON.stringify(ids[index])} is used twice in the batch.`)
+    if (message.method === 'initialize') return answers.invalidRequest(null, `${at} initialize cannot be part of a batch.`)
+    if (isPlainObject(metaOf(message)) && VERSION_KEY in (metaOf(message) as JsonObject)) return undefined
+    if (headers.mcpMethodHeader !== undefined && headers.mcpMethodHeader !== message.method)
+      return methodMismatch(null, headers.mcpMethodHeader, message.method)
+  }
+  return undefined
+}
+
+const SENTINEL = /^=\?base64\?((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)\?=$/
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/** An `Mcp-Name` value as the transport reads it (a `=?base64?…?=` sentinel carries UTF-8), or undefined for an invalid sentinel. */
+function decodeName(raw: string): string | undefined {
+  if (!(raw.startsWith('=?base64?') && raw.endsWith('?='))) return raw
+  const encoded = SENTINEL.exec(raw)?.[1]
+  try {
+    return encoded && utf8.decode(Buffer.from(encoded, 'base64'))
+  } catch {}
+}
+
+/**
+ * A mirrored header missing from a 2026-07-28 request (`required`) or disagreeing with any message
+ * (-32020): `Mcp-Method` against its method, `Mcp-Name` against its name or URI. The SDK's classifier
+ * leaves the missing ones to `createMcpHandler`, and checks none on 2025-era messages.
+ */
+function headerProblem(
+  body: JsonObject,
+  { mcpMethodHeader: method, mcpNameHeader: name, protocolVersionHeader }: MirroredHeaders,
+  required = false,
+): Problem {
+  const id = readableId(body)
+  const missing = (header: string) => answers.headerMismatch(id, `the required ${header} header is missing`)
+  if (required && protocolVersionHeader === undefined) return missing('MCP-Protocol-Version')
+  if (required && method === undefined) return missing('Mcp-Method')
+  if (method !== undefined && method !== body.method) return methodMismatch(id, method, body.method)
+  const field = typeof body.method === 'string' && Object.hasOwn(MCP_NAME_SOURCE, body.method) ? MCP_NAME_SOURCE[body.method] : undefined
+  const value = field && isPlainObject(body.params) ? body.params[field] : undefined
+  if (required && name === undefined && typeof value === 'string') return missing('Mcp-Name')
+  if (name === undefined || field === undefined) return undefined
+  const decoded = decodeName(name)
+  if (decoded === undefined) return answers.headerMismatch(id, 'the Mcp-Name header carries an invalid Base64 sentinel value')
+  if (typeof value !== 'string' || decoded === value) return undefined
+  return answers.headerMismatch(id, `the Mcp-Name header names ${JSON.stringify(decoded)} but params.${field} is ${JSON.stringify(value)}`)
+}
+
+/** The SDK's schema of each request this server serves, per era: every other method is one it does not serve. */
+const { ListToolsRequest, CallToolRequest, ListResourcesRequest, ListResourceTemplatesRequest, ReadResourceRequest } = sdk.specTypeSchemas
+const SERVED_BOTH: Readonly<Record<string, StandardSchemaV1Sync>> = {
+  ...{ 'tools/list': ListToolsRequest, 'tools/call': CallToolRequest, 'resources/list': ListResourcesRequest },
+  ...{ 'resources/templates/list': ListResourceTemplatesRequest, 'resources/read': ReadResourceRequest },
+}
+const SERVED = { ...SERVED_BOTH, 'server/discover': sdk.specTypeSchemas.DiscoverRequest }
+const SERVED_LEGACY = { ...SERVED_BOTH, initialize: sdk.specTypeSchemas.InitializeRequest, ping: sdk.specTypeSchemas.PingRequest }
+
+/**
+ * What the SDK would answer at dispatch in its own words, in the contract's: a method not served (its
+ * -32601 has no detail; subscriptions/listen it serves as a stream), params failing the SDK's schema
+ * of the method (it answers -32603 with the raw issues), a tool or resource the catalog lacks.
+ * Notifications are acknowledged whatever they say.
+ */
+function messageProblem(message: unknown, served: Readonly<Record<string, StandardSchemaV1Sync>>, catalog: McpCatalog): Problem {
+  if (!isRequest(message)) return undefined
+  const id = readableId(message)
+  const schema = Object.hasOwn(served, message.method) ? served[message.method] : undefined
+  if (!schema) return answers.methodNotFound(id, message.method, served === SERVED ? 404 : 200)
+  const { issues } = schema['~standard'].validate(message)
+  if (issues) return answers.invalidParams(id, issues)
+  const { name, uri } = (message.params ?? {}) as { name: string; uri: string }
+  if (message.method === 'tools/call' && !catalog.tools.has(name)) return answers.unknownTool(id, name, [...catalog.tools.keys()])
+  if (message.method === 'resources/read' && !catalog.reads.has(uri)) return answers.resourceNotFound(id, uri, catalog.resourceUris)
+  return undefined
+}
+
+/** Where the SDK serves a request: as 2026-07-28 (classified), or 2025-era messages, some answered here (batch elements, by index). */
+export type McpDispatch =
+  | { leg: 'modern'; message: sdk.JSONRPCRequest | sdk.JSONRPCNotification; classification: sdk.MessageClassification }
+  | { leg: 'legacy'; messages: JSONRPCMessage[]; batch: boolean; decided: Map<number, JSONRPCMessage> }
+
+const legacy = (message: unknown): McpDispatch => ({ leg: 'legacy', messages: [message as JSONRPCMessage], batch: false, decided: new Map() })
+
+/** The contract's answer to a parsed body, or where the SDK serves it. */
+export function dispatchMcpRequest(body: unknown, headers: MirroredHeaders, catalog: McpCatalog): answers.McpErrorAnswer | McpDispatch {
+  // A legacy handshake: decisions.md has initialize negotiate whatever version header or `_meta` comes with it.
+  if (isRequest(body) && body.method === 'initialize') {
+    const handshake = withoutEnvelope(body)
+    return headerProblem(body, headers) ?? messageProblem(handshake, SERVED_LEGACY, catalog) ?? legacy(handshake)
+  }
+  const problem = contractProblem(body, headers)
+  if (problem) return problem
+  const message = claimsLegacyVersion(body, headers.protocolVersionHeader) ? withoutEnvelope(body) : body
+  const outcome = sdk.classifyInboundRequest({ httpMethod: 'POST', body: message, ...headers })
+  if (outcome.kind === 'reject') return answers.fromLadderRejection(outcome, readableId(message))
+  if (outcome.kind === 'modern') {
+    if (!isRequest(message)) return { leg: 'modern', message: outcome.message, classification: outcome.classification }
+    // The SDK would refuse a `_meta` version it does not serve with a -32022 listing 2026-07-28 only.
+    const meta = metaOf(message)
+    const version = isPlainObject(meta) ? meta[VERSION_KEY] : undefined
+    if (!(MCP_SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(version))
+      return answers.unsupportedProtocolVersion(readableId(message), String(version))
+    return (
+      headerProblem(message, headers, true) ??
+      messageProblem(message, SERVED, catalog) ?? { leg: 'modern', message, classification: outcome.classification }
+    )
+  }
+  // The 2025 serving would accept a posted response (202), but this server sends no requests to answer.
+  if (outcome.reason === 'response')
+    return answers.invalidRequest(readableId(message), 'A JSON-RPC response cannot be posted: the server sends no requests to answer.')
+  if (!Array.isArray(message))
+    return headerProblem(message as JsonObject, headers) ?? messageProblem(message, SERVED_LEGACY, catalog) ?? legacy(message)
+  const decided = new Map<number, JSONRPCMessage>()
+  for (const [index, element] of message.entries()) {
+    const refused = messageProblem(element, SERVED_LEGACY, catalog)
+    if (refused) decided.set(index, { jsonrpc: sdk.JSONRPC_VERSION, id: refused.id as JsonRpcId, error: refused.error } as JSONRPCMessage)
+  }
+  return { leg: 'legacy', messages: message as JSONRPCMessage[], batch: true, decided }
+}
