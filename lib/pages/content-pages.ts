@@ -22,6 +22,8 @@ export interface RenderedBody {
 interface PageText {
   title: string
   description: string
+  /** The day the page's text last changed: the newest `updated` of the content files it shows. */
+  updated: string
   /** The `<title>` of the HTML page. */
   documentTitle: string
   /** The page's Markdown body with its placeholders filled in. */
@@ -29,12 +31,21 @@ interface PageText {
   body: RenderedBody
 }
 
-function pageText(file: ContentFile<{ title: string; description: string }>, site: Site, documentTitle: string): PageText {
+type PageFile = ContentFile<{ title: string; description: string; updated: string }>
+
+/** `also`: the other content files the page shows (the plans on the homepage and the login page). */
+function pageText(file: PageFile, site: Site, documentTitle: string, also: PageFile[] = []): PageText {
   const markdown = fillTemplate(file.body, site.templateValues)
   const { intro, sections } = splitSections(markdown)
   return {
     title: file.data.title,
     description: file.data.description,
+    // YYYY-MM-DD strings sort as the dates they name.
+    updated:
+      [file, ...also]
+        .map((source) => source.data.updated)
+        .sort()
+        .at(-1) ?? file.data.updated,
     documentTitle,
     markdown,
     body: {
@@ -121,7 +132,8 @@ const HEADING = /^#\s+(.+?)\s*(?:\n|$)/
 export function buildContentPages(site: Site): ContentPages {
   const { content, config } = site
   const plans = content.pricing.data.plans
-  const home = pageText(content.home, site, content.home.data.title)
+  // The homepage's Start free and the login page name the free plan, so a change of plans changes them.
+  const home = pageText(content.home, site, content.home.data.title, [content.pricing])
   const { intro } = splitSections(home.markdown)
   const heading = HEADING.exec(intro)
   const titled = (title: string) => `${title} · ${PRODUCT_NAME}`
@@ -151,7 +163,7 @@ export function buildContentPages(site: Site): ContentPages {
       responseTime: content.contact.data.responseTime,
     },
     login: {
-      ...pageText(content.login, site, titled(content.login.data.title)),
+      ...pageText(content.login, site, titled(content.login.data.title), [content.pricing]),
       loginLabel: content.login.data.loginLabel,
       loginUrl: `${config.appUrl}/login`,
       signupLabel: content.login.data.signupLabel,
@@ -167,10 +179,11 @@ export const getContentPages = perSite(buildContentPages)
 /** The share image every page names: app/opengraph-image.tsx, generated at build time. */
 const SHARE_IMAGE = { url: '/opengraph-image', width: 1200, height: 630, alt: `${PRODUCT_NAME} — goals that get done, with a mentor in the loop` }
 
-/** The 404 page in both representations. */
+/** The 404 page in both representations; its text is here, so `updated` changes with it. */
 export const NOT_FOUND_PAGE = {
   title: 'Page not found',
   description: 'There is no page at this address. It may have moved, or the link may be mistyped.',
+  updated: '2026-11-24',
 } as const
 
 /**

@@ -1,7 +1,9 @@
 /**
  * Every page's Markdown twin, from the same views the HTML pages render (lib/pages/content-pages.ts):
- * YAML frontmatter with the title and description, a first-line blockquote pointing agents at
- * llms.txt, then the page's content. Served at `/<page>.md` and, by negotiation, at the page's own URL.
+ * YAML frontmatter with the title, description, canonical URL and the day the text last changed (what
+ * agents need to cite a page and judge its age), a first-line blockquote pointing agents at llms.txt
+ * and the Markdown sitemap, then the page's content. Served at `/<page>.md` and, by negotiation, at
+ * the page's own URL.
  */
 import { stringify as toYaml } from 'yaml'
 import { PRODUCT_NAME } from '../contract/constants.ts'
@@ -9,13 +11,22 @@ import type { Site } from '../site.ts'
 import { absoluteHref, getContentPages, NOT_FOUND_PAGE, type ContentPages, type PlanView } from './content-pages.ts'
 import type { TwinKey } from './site-pages.ts'
 
-function document(site: Site, frontmatter: { title: string; description: string }, pageUrl: string | null, body: string[]): string {
+interface TwinText {
+  title: string
+  description: string
+  updated: string
+}
+
+/** `pageUrl`: the page this twin represents; null for the Markdown 404, which answers for no page. */
+function document(site: Site, text: TwinText, pageUrl: string | null, body: string[]): string {
   const about = pageUrl ? `This is the Markdown version of ${pageUrl}.` : `This address has no page on the ${PRODUCT_NAME} site.`
+  // A missing address has no URL of its own to cite: the 404 names the site's homepage.
+  const frontmatter = { title: text.title, description: text.description, canonical_url: pageUrl ?? site.urls.home, last_updated: text.updated }
   return [
     '---',
-    toYaml({ title: frontmatter.title, description: frontmatter.description }, { lineWidth: 0 }).trimEnd(),
+    toYaml(frontmatter, { lineWidth: 0 }).trimEnd(),
     '---',
-    `> ${about} For the index of this site for AI agents, read ${site.urls.llms}.`,
+    `> ${about} For the index of this site for AI agents, read ${site.urls.llms}; every page and document: ${site.urls.sitemapMarkdown}.`,
     '',
     ...body,
   ]
@@ -110,7 +121,8 @@ export function buildPageMarkdown(site: Site, key: TwinKey, pages: ContentPages 
         `- [${PRODUCT_NAME} homepage](${urls.markdown('home')})`,
         `- [Pricing](${urls.markdown('pricing')})`,
         `- [Developer index](${urls.developers}) for the public agent API`,
-        `- [llms.txt](${urls.llms}): every page and document for agents`,
+        `- [llms.txt](${urls.llms}): the index of this site for agents`,
+        `- [Sitemap](${urls.sitemapMarkdown}): every page and document`,
       ])
   }
 }
