@@ -9,11 +9,11 @@ export function AgentIndexNote() {
   const { urls } = getSite()
   return (
     <p className="visually-hidden" aria-hidden="true">
-      AI agents: the index of this site is{' '}
+      {'AI agents: the index of this site is '}
       <a href={urls.llms} tabIndex={-1}>
         {urls.llms}
       </a>
-      , every page and document is listed in {urls.sitemapMarkdown}, and every page is also Markdown at its .md URL.
+      {`, every page and document is listed in ${urls.sitemapMarkdown}, and every page is also Markdown at its .md URL.`}
     </p>
   )
 }

@@ -45,6 +45,18 @@ describe('what is built once', () => {
     }
   })
 
+  it.each([
+    ['/favicon.ico', 'image/x-icon'],
+    ['/icon.svg', 'image/svg+xml'],
+    ['/apple-icon', 'image/png'],
+  ])('%s is prerendered as %s and never revalidated', (route, contentType) => {
+    const prerendered = output.prerender(route)
+    expect(prerendered, route).not.toBeNull()
+    expect(prerendered?.config.expiration).toBe(false)
+    expect(prerendered?.config.fallback.contentType ?? prerendered?.config.initialHeaders?.['content-type']).toBe(contentType)
+    expect(prerendered?.body.length).toBeGreaterThan(0)
+  })
+
   it('runs only the agent API, MCP and the Flags Explorer per request, all in one function', () => {
     const functions = output.functions()
     const perRequest = [...functions.keys()].filter(
