@@ -7,6 +7,8 @@
  * variant of a page to the other kind of client; and the agent API's function, run by its own
  * launcher, answers with the production URL.
  */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROBLEM_CODES } from '../../lib/contract/problems.ts'
 import { DOCUMENT_PATHS } from '../../lib/discovery/document-paths.ts'
@@ -46,15 +48,18 @@ describe('what is built once', () => {
   })
 
   it.each([
-    ['/favicon.ico', 'image/x-icon'],
-    ['/icon.svg', 'image/svg+xml'],
-    ['/apple-icon', 'image/png'],
-  ])('%s is prerendered as %s and never revalidated', (route, contentType) => {
-    const prerendered = output.prerender(route)
-    expect(prerendered, route).not.toBeNull()
-    expect(prerendered?.config.expiration).toBe(false)
-    expect(prerendered?.config.fallback.contentType ?? prerendered?.config.initialHeaders?.['content-type']).toBe(contentType)
-    expect(prerendered?.body.length).toBeGreaterThan(0)
+    ['favicon.ico', 'image/x-icon', '00000100'],
+    ['icon.svg', 'image/svg+xml', '3c737667'],
+  ])('/%s is a static file the CDN serves as %s, built from app/ like the other icons', (file, contentType, magic) => {
+    const overrides = (
+      JSON.parse(readFileSync(path.join(output.dir, 'config.json'), 'utf8')) as { overrides: Record<string, { contentType: string }> }
+    ).overrides
+    expect(overrides[file]?.contentType).toBe(contentType)
+    expect(
+      readFileSync(path.join(output.dir, 'static', file))
+        .subarray(0, 4)
+        .toString('hex'),
+    ).toBe(magic)
   })
 
   it('runs only the agent API, MCP and the Flags Explorer per request, all in one function', () => {
