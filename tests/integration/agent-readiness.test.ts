@@ -114,7 +114,7 @@ function unexcused(scanner: Scanner, reported: Array<{ check: string; outcome: s
 }
 
 describe('agent-readiness scanners on the built site', () => {
-  it('AFDocs 0.22.2 (afdocs check --format json) passes all 28 checks but the listed exceptions', () => {
+  it('AFDocs 0.22.2 (afdocs check --format json) passes its 28 checks but the listed exceptions and auth-alternative-access, which does not apply', () => {
     expect(installedVersion('afdocs')).toBe('0.22.2')
     expect(afdocs.results).toHaveLength(28)
     const reported = afdocs.results
@@ -124,7 +124,7 @@ describe('agent-readiness scanners on the built site', () => {
     expect(afdocs.results.filter((result) => result.status === 'skip').map((result) => result.id)).toEqual(AFDOCS_NOT_APPLICABLE)
   })
 
-  it("Vercel's agent-readability 0.5.1 (agent-readability audit --json) passes every check it runs but the listed exceptions", () => {
+  it("Vercel's agent-readability 0.5.1 (agent-readability audit --json) runs its 25 checks, none skipped, and passes all but the listed exceptions", () => {
     expect(installedVersion('@vercel/agent-readability')).toBe('0.5.1')
     const checks = Object.values(agentReadability.categories).flatMap((category) => category.checks)
     expect(checks).toHaveLength(25)
