@@ -30,6 +30,7 @@ export function buildSiteUrls(baseUrl: string) {
     mcpRegistryServer: doc('mcpRegistryServer'),
     securityTxt: doc('securityTxt'),
     sitemap: doc('sitemap'),
+    sitemapMarkdown: doc('sitemapMarkdown'),
     robots: doc('robots'),
     openapi: doc('openapi'),
     mcp: at(MCP_PATH),

@@ -9,9 +9,33 @@ import { PUBLIC_RESOURCE_IDS } from '../contract/constants.ts'
 const text = z.string().trim().min(1)
 const shortText = (max: number) => text.max(max, `at most ${max} characters`)
 
+/** A day after today in UTC still counts as today: the editor may be ahead of UTC. */
+const LATEST_DAY_AHEAD_MS = 86_400_000
+
+/**
+ * The day a page's text last changed, written by whoever changes it: agents read it as the Markdown
+ * answer's `last_updated` and crawlers as the sitemap's `lastmod`. It is kept in the file because
+ * neither the build date (a rebuild changes no text) nor git history (Vercel builds from a shallow
+ * clone, a self-hosted copy may have none) says when the text changed.
+ */
+const DATE_FORMAT = /^\d{4}-\d{2}-\d{2}$/
+
+export const contentDate = z
+  .string()
+  .regex(DATE_FORMAT, 'a date written YYYY-MM-DD, e.g. 2026-11-24')
+  .superRefine((value, context) => {
+    if (!DATE_FORMAT.test(value)) return
+    const time = Date.parse(`${value}T00:00:00Z`)
+    if (Number.isNaN(time) || !new Date(time).toISOString().startsWith(value))
+      context.addIssue({ code: 'custom', message: `expected a real calendar date, got "${value}"` })
+    else if (time > Date.now() + LATEST_DAY_AHEAD_MS)
+      context.addIssue({ code: 'custom', message: `expected a date no later than today (the day the text last changed), got "${value}"` })
+  })
+
 export const PageFrontmatterSchema = z.strictObject({
   title: shortText(80),
   description: shortText(200),
+  updated: contentDate,
 })
 
 export const HomeFrontmatterSchema = PageFrontmatterSchema.extend({

@@ -193,7 +193,10 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
     case 'invalid_value':
       return `expected one of ${issue.values.map((value) => String(value)).join(', ')}${got}`
     case 'invalid_format':
-      return `expected ${issue.format === 'email' ? 'an email address' : `a valid ${issue.format}`}${got}`
+      if (issue.format === 'email') return `expected an email address${got}`
+      // A pattern's own message says what is expected (a slug, a date written YYYY-MM-DD).
+      if (issue.format === 'regex') return `expected ${issue.message}${got}`
+      return `expected a valid ${issue.format}${got}`
     case 'too_small':
       if (issue.origin === 'string' && Number(issue.minimum) <= 1) return 'expected text, got an empty value'
       if (issue.origin === 'array') return `expected at least ${String(issue.minimum)} ${Number(issue.minimum) === 1 ? 'entry' : 'entries'}${got}`

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto'
 import { stringify } from 'yaml'
 import { CONTRACT_VERSION, PRODUCT_NAME, PUBLIC_RESOURCE_IDS, SERVICE_DISPLAY_NAME } from '../contract/constants.ts'
+import { AGENT_OPERATIONS } from '../contract/operations.ts'
 import { fillTemplate } from '../content/load.ts'
 import { CONTENT_TYPES } from '../http/headers.ts'
 import { buildMcpServerIdentity } from '../mcp/identity.ts'
@@ -35,6 +36,9 @@ export function buildAgentSkill(site: Site): string {
   return `---\n${stringify({ name: data.name, description: data.description }, { lineWidth: 0 })}---\n${fillTemplate(body, site.templateValues)}`
 }
 
+/** The REST operations by their OpenAPI operationId. */
+const REST_OPERATIONS = AGENT_OPERATIONS.map((operation) => operation.operationId)
+
 export function buildAiCatalog(site: Site) {
   const { urls, config } = site
   const tools = ['get_public_capabilities', 'list_public_resources', 'read_public_resource'].map((tool) => `${config.serviceName}.${tool}`)
@@ -57,16 +61,32 @@ export function buildAiCatalog(site: Site) {
           `What may an AI agent do with ${PRODUCT_NAME}?`,
         ],
       },
+      // ARD's discovery types are agent artifacts (server and agent cards, skills, catalogs, registries);
+      // any other artifact sits in a nested catalog, as ARD's own example nests a dataset, so the
+      // OpenAPI description is listed inside the REST API's catalog entry with its own media type.
       {
         identifier: airIdentifier(site, 'rest-api'),
         displayName: SERVICE_DISPLAY_NAME,
-        type: CONTENT_TYPES.openapi,
-        url: urls.openapi,
-        description: `Read-only REST API with ${PRODUCT_NAME}'s capability catalog and public resources (OpenAPI 3.1.1).`,
+        type: CONTENT_TYPES.aiCatalog,
+        description: `Read-only REST API with ${PRODUCT_NAME}'s capability catalog and public resources, described by OpenAPI 3.1.1.`,
         version: CONTRACT_VERSION,
         tags: ['rest', 'openapi', 'read-only', 'no-auth'],
-        capabilities: ['getAgentHealth', 'getPublicCapabilities', 'listPublicResources', 'getPublicResource'],
+        capabilities: REST_OPERATIONS,
         representativeQueries: [`${PRODUCT_NAME} OpenAPI description`, `${PRODUCT_NAME} public resources and capabilities over REST`],
+        data: {
+          specVersion: '1.0',
+          entries: [
+            {
+              identifier: airIdentifier(site, 'rest-api:openapi'),
+              displayName: `${SERVICE_DISPLAY_NAME}: OpenAPI 3.1.1 description`,
+              type: CONTENT_TYPES.openapi,
+              url: urls.openapi,
+              description: 'REST operations, schemas and errors.',
+              version: CONTRACT_VERSION,
+              capabilities: REST_OPERATIONS,
+            },
+          ],
+        },
       },
       {
         identifier: airIdentifier(site, site.content.skill.data.name),

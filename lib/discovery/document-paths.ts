@@ -12,6 +12,8 @@ export const DOCUMENT_PATHS = {
   llms: '/llms.txt',
   llmsFull: '/llms-full.txt',
   sitemap: '/sitemap.xml',
+  /** The Markdown sitemap agents read: every page and document. */
+  sitemapMarkdown: '/sitemap.md',
   robots: '/robots.txt',
   mcpServerCard: '/.well-known/mcp/server-card.json',
   mcpServerCardAtEndpoint: `${MCP_PATH}/server-card`,

@@ -19,7 +19,8 @@ import {
 } from './mcp-documents.ts'
 import { buildAgentSkill, buildAgentSkillsIndex, buildAiCatalog, buildApiCatalog, buildLlmsFullTxt } from './agent-documents.ts'
 import { buildOpenApiDocument } from './openapi.ts'
-import { buildLlmsTxt, buildProblemDocument, buildRobotsTxt, buildSecurityTxt, buildSitemapXml } from './text-documents.ts'
+import { DOCUMENT_INFO } from './document-index.ts'
+import { buildLlmsTxt, buildProblemDocument, buildRobotsTxt, buildSecurityTxt, buildSitemapMarkdown, buildSitemapXml } from './text-documents.ts'
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
 
@@ -28,31 +29,31 @@ interface DocumentDefinition {
   build: (site: Site) => string
 }
 
-export const DOCUMENTS = {
-  openapi: { contentType: CONTENT_TYPES.openapi, build: (site) => json(buildOpenApiDocument(site)) },
-  llms: { contentType: CONTENT_TYPES.text, build: buildLlmsTxt },
-  llmsFull: { contentType: CONTENT_TYPES.text, build: buildLlmsFullTxt },
-  sitemap: { contentType: CONTENT_TYPES.xml, build: buildSitemapXml },
-  robots: { contentType: CONTENT_TYPES.text, build: buildRobotsTxt },
-  mcpServerCard: { contentType: CONTENT_TYPES.json, build: (site) => json(buildServerCard(site)) },
-  mcpServerCardAtEndpoint: {
-    contentType: CONTENT_TYPES.serverCard,
-    build: (site) => json(buildServerCard(site)),
-  },
-  mcpManifest: { contentType: CONTENT_TYPES.json, build: (site) => json(buildMcpManifest(site)) },
-  mcpClientConfiguration: { contentType: CONTENT_TYPES.json, build: (site) => json(buildMcpClientConfiguration(site)) },
-  protectedResourceMetadata: {
-    contentType: CONTENT_TYPES.json,
-    build: (site) => json(buildProtectedResourceMetadata(site)),
-  },
-  mcpRegistryServer: { contentType: CONTENT_TYPES.json, build: (site) => json(buildMcpRegistryServer(site)) },
-  aiCatalog: { contentType: CONTENT_TYPES.aiCatalog, build: (site) => json(buildAiCatalog(site)) },
-  ard: { contentType: CONTENT_TYPES.aiCatalog, build: (site) => json(buildAiCatalog(site)) },
-  apiCatalog: { contentType: CONTENT_TYPES.apiCatalog, build: (site) => json(buildApiCatalog(site)) },
-  agentSkills: { contentType: CONTENT_TYPES.json, build: (site) => json(buildAgentSkillsIndex(site)) },
-  agentSkill: { contentType: CONTENT_TYPES.markdown, build: buildAgentSkill },
-  securityTxt: { contentType: CONTENT_TYPES.text, build: (site) => buildSecurityTxt(site, new Date()) },
-} as const satisfies Record<DocumentName, DocumentDefinition>
+const builders: Record<DocumentName, (site: Site) => string> = {
+  openapi: (site) => json(buildOpenApiDocument(site)),
+  llms: buildLlmsTxt,
+  llmsFull: buildLlmsFullTxt,
+  sitemap: buildSitemapXml,
+  sitemapMarkdown: buildSitemapMarkdown,
+  robots: buildRobotsTxt,
+  mcpServerCard: (site) => json(buildServerCard(site)),
+  mcpServerCardAtEndpoint: (site) => json(buildServerCard(site)),
+  mcpManifest: (site) => json(buildMcpManifest(site)),
+  mcpClientConfiguration: (site) => json(buildMcpClientConfiguration(site)),
+  protectedResourceMetadata: (site) => json(buildProtectedResourceMetadata(site)),
+  mcpRegistryServer: (site) => json(buildMcpRegistryServer(site)),
+  aiCatalog: (site) => json(buildAiCatalog(site)),
+  ard: (site) => json(buildAiCatalog(site)),
+  apiCatalog: (site) => json(buildApiCatalog(site)),
+  agentSkills: (site) => json(buildAgentSkillsIndex(site)),
+  agentSkill: buildAgentSkill,
+  securityTxt: (site) => buildSecurityTxt(site, new Date()),
+}
+
+/** Each document's media type (lib/discovery/document-index.ts) and body. */
+export const DOCUMENTS = Object.fromEntries(
+  (Object.keys(builders) as DocumentName[]).map((name) => [name, { contentType: DOCUMENT_INFO[name].contentType, build: builders[name] }]),
+) as Record<DocumentName, DocumentDefinition>
 
 export type { DocumentName }
 

@@ -1,31 +1,75 @@
 /**
- * The text discovery documents: llms.txt (llmstxt.org), sitemap.xml (sitemaps.org 0.9), robots.txt
- * (RFC 9309) and the Markdown pages under /problems/. Every URL comes from the site's base URL.
+ * The text discovery documents: llms.txt (llmstxt.org), sitemap.xml (sitemaps.org 0.9), sitemap.md,
+ * robots.txt (RFC 9309) and the Markdown pages under /problems/. Every URL comes from the site's base URL.
  */
+import { stringify as toYaml } from 'yaml'
 import { CONTRACT_VERSION, MCP_PROTOCOL_VERSION, PRODUCT_NAME, PUBLIC_RESOURCE_IDS, QUOTA } from '../contract/constants.ts'
-import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
+import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../contract/problems.ts'
+import { CONTENT_TYPES } from '../http/headers.ts'
 import { SITE_PAGES } from '../pages/site-pages.ts'
 import type { Site } from '../site.ts'
 import { buildPageModels } from '../pages/page-model.ts'
 import { buildWebMcpPageTools, signupFormPages, webMcpToolNames } from '../webmcp/page-tools.ts'
+import { DOCUMENT_INFO } from './document-index.ts'
+import { DOCUMENT_PATHS, type DocumentName } from './document-paths.ts'
+
+/** A document or API answer listed for agents: a Markdown link when it is Markdown, else its URL and media type. */
+interface Listed {
+  title: string
+  url: string
+  contentType: string
+  about: string
+}
+
+const listedDocument = (site: Site, name: DocumentName): Listed => ({ ...DOCUMENT_INFO[name], url: `${site.config.baseUrl}${DOCUMENT_PATHS[name]}` })
+
+/** A Markdown link agents can follow as Markdown. */
+const markdownLink = (entry: Listed) => `- [${entry.title}](${entry.url}): ${entry.about}`
+
+/**
+ * A JSON document or answer, named with its media type and its URL in a code span: a Markdown link
+ * would tell agents (and the AFDocs and Vercel scanners) that a page to read as Markdown is there.
+ */
+const jsonEntry = (entry: Listed) => `- ${entry.title} (${entry.contentType}) at \`${entry.url}\`: ${entry.about}`
+
+/** The agent API's JSON answers agents start from, for llms.txt and sitemap.md alike. */
+function apiAnswers(site: Site): Listed[] {
+  const { urls } = site
+  const json = CONTENT_TYPES.json
+  return [
+    { title: 'Capabilities', url: urls.capabilities, contentType: json, about: 'machine-readable catalog, limits, versioning, authorization' },
+    { title: 'Resource catalog', url: urls.resources, contentType: json, about: 'stable public resources' },
+    { title: 'Health', url: urls.health, contentType: json, about: 'liveness and posture' },
+  ]
+}
+
+/** The three public resources: JSON whose `content` is the resource's Markdown. */
+function resourceAnswers(site: Site): Listed[] {
+  const { urls, content } = site
+  return PUBLIC_RESOURCE_IDS.map((id) => ({
+    title: content.resources[id].data.name,
+    url: urls.resource(id),
+    contentType: `${CONTENT_TYPES.json}, the Markdown in \`content\``,
+    about: content.resources[id].data.description,
+  }))
+}
 
 /**
  * llms.txt (llmstxt.org): the H1, a summary blockquote, then short instructions for agents and file
- * lists. It describes the product (from the homepage's content) as well as the API, and links every
- * page's Markdown twin; llms-full.txt holds all of it in one file.
+ * lists. It describes the product (from the homepage's content) as well as the API. Markdown links
+ * lead only to Markdown (every page's twin, the developer index, the skill, the sitemap); the JSON
+ * documents and answers are listed with their media type and URL, so agents know what they will get.
  */
 export function buildLlmsTxt(site: Site): string {
-  const { urls, content, config } = site
-  const resourceLinks = PUBLIC_RESOURCE_IDS.map(
-    (id) => `- [${content.resources[id].data.name}](${urls.resource(id)}): ${content.resources[id].data.description}`,
-  )
+  const { urls, config } = site
   const pageLinks = SITE_PAGES.map((page) => `- [${page.label}](${urls.markdown(page.key)}): Markdown of ${urls.page(page.key)}`)
   const pages = buildPageModels(site)
   const webMcp = webMcpToolNames(buildWebMcpPageTools(site, pages))
+  const document = (name: DocumentName) => listedDocument(site, name)
   return [
     `# ${PRODUCT_NAME}`,
     '',
-    `> ${content.home.data.description}`,
+    `> ${site.content.home.data.description}`,
     `> Its public agent surface is read-only and unauthenticated: REST at ${urls.apiBase} and MCP (Streamable HTTP,`,
     `> protocol ${MCP_PROTOCOL_VERSION}, stateless) at ${urls.mcp}. It exposes product, developer and agent-integration metadata only.`,
     '',
@@ -42,42 +86,43 @@ export function buildLlmsTxt(site: Site): string {
     '- Errors are application/problem+json (REST) or JSON-RPC errors (MCP) with a code, a detail and a resolution: follow the resolution.',
     "- Not available: accounts, sign-in, writes, or any user's goals, tasks, mentor rooms or billing.",
     `- Every page answers Markdown when asked with Accept: text/markdown, or at its .md URL below. Contract version ${CONTRACT_VERSION}.`,
+    '- Links below lead to Markdown. JSON documents and API answers are listed with their media type and their URL in code.',
     '',
     '## Pages',
     ...pageLinks,
     '',
+    '## Docs',
+    markdownLink({ ...document('agentSkill'), about: `${DOCUMENT_INFO.agentSkill.about} (listed in ${urls.agentSkills})` }),
+    markdownLink(document('sitemapMarkdown')),
+    '',
     '## API',
-    `- [OpenAPI 3.1.1 description](${urls.openapi}): REST operations, schemas, errors`,
-    `- [Capabilities](${urls.capabilities}): machine-readable catalog, limits, versioning, authorization`,
-    `- [Resource catalog](${urls.resources}): stable public resources`,
-    `- [Health](${urls.health}): liveness and posture`,
-    `- [API catalog](${urls.apiCatalog}): RFC 9727 linkset of the APIs and their descriptions`,
+    jsonEntry(document('openapi')),
+    ...apiAnswers(site).map(jsonEntry),
+    jsonEntry(document('apiCatalog')),
     '',
     '## Resources',
-    ...resourceLinks,
+    ...resourceAnswers(site).map(jsonEntry),
     '',
     '## MCP',
-    `- [MCP server card](${urls.mcpServerCardAtEndpoint}): name, version, endpoint, protocol versions`,
-    `- [MCP manifest](${urls.mcpManifest}): server card plus capabilities`,
-    `- [MCP client configuration](${urls.mcpCompatibility}): paste into an MCP client`,
-    `- [MCP Registry entry](${urls.mcpRegistryServer}): server.json for the official MCP Registry`,
+    ...(['mcpServerCardAtEndpoint', 'mcpManifest', 'mcpClientConfiguration', 'mcpRegistryServer'] as const).map((name) => jsonEntry(document(name))),
     '',
-    '## Docs',
-    `- [Developer index](${urls.developers}): entry points, errors, limits, versioning, boundaries`,
-    `- [Agent skill](${urls.agentSkill}): how an agent should use this API (listed in ${urls.agentSkills})`,
-    `- [AI catalog](${urls.aiCatalog}): the server card, the OpenAPI description and the skill, with urn:air identifiers`,
-    `- [Protected resource metadata](${urls.protectedResourceMetadata}): RFC 9728, no authorization servers, no scopes`,
+    '## Discovery',
+    ...(['aiCatalog', 'agentSkills', 'protectedResourceMetadata'] as const).map((name) => jsonEntry(document(name))),
     '',
     '## Optional',
-    `- [Everything in one file](${urls.llmsFull}): every page, the developer index and the resources as Markdown`,
+    markdownLink(document('llmsFull')),
     '',
   ].join('\n')
 }
 
-/** Public pages and documents listed in the sitemap, in this order. */
-export function sitemapUrls(site: Site): string[] {
-  const { urls } = site
-  return [...SITE_PAGES.map((page) => urls.page(page.key)), urls.llms, urls.openapi]
+/**
+ * The pages, each with the day its text last changed. Only pages: crawlers and agent-readiness
+ * scanners read every sitemap entry as a page to fetch as HTML and as Markdown; the documents are
+ * listed in sitemap.md and llms.txt.
+ */
+export function sitemapEntries(site: Site): Array<{ url: string; lastmod: string }> {
+  const pages = buildPageModels(site)
+  return SITE_PAGES.map((page) => ({ url: site.urls.page(page.key), lastmod: pages[page.key].updated }))
 }
 
 /** XML's five special characters as entities: a sitemap location must be XML-escaped (sitemaps.org). */
@@ -85,26 +130,71 @@ export const escapeXml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[char] ?? char)
 
 export function buildSitemapXml(site: Site): string {
-  const entries = sitemapUrls(site).map((url) => `  <url><loc>${escapeXml(url)}</loc><lastmod>${CONTRACT_VERSION}</lastmod></url>`)
+  const entries = sitemapEntries(site).map(({ url, lastmod }) => `  <url><loc>${escapeXml(url)}</loc><lastmod>${lastmod}</lastmod></url>`)
   return ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...entries, '</urlset>', ''].join(
     '\n',
   )
+}
+
+/**
+ * sitemap.md: every page (with its Markdown and the day it last changed), every document with its
+ * media type, the API's JSON answers and the problem pages, for agents that read Markdown rather than
+ * XML. Its `last_updated` is that of its newest page, as a sitemap's date is its pages' dates.
+ */
+export function buildSitemapMarkdown(site: Site): string {
+  const { urls } = site
+  const pages = buildPageModels(site)
+  const entries = sitemapEntries(site)
+  const link = (entry: Listed) => `- [${entry.title}](${entry.url}) (${entry.contentType}): ${entry.about}`
+  const documents = (Object.keys(DOCUMENT_INFO) as DocumentName[]).map((name) => link(listedDocument(site, name)))
+  const frontmatter = {
+    title: `${PRODUCT_NAME} sitemap`,
+    description: `Every page and document of ${urls.home} for AI agents: the pages with their Markdown, the discovery documents, the API.`,
+    canonical_url: urls.sitemapMarkdown,
+    last_updated: entries
+      .map((entry) => entry.lastmod)
+      .sort()
+      .at(-1),
+  }
+  return [
+    '---',
+    toYaml(frontmatter, { lineWidth: 0 }).trimEnd(),
+    '---',
+    `# ${PRODUCT_NAME} sitemap`,
+    '',
+    `> Every page of ${urls.home} with its Markdown version, then every document and the API's JSON answers. The index for AI agents: ${urls.llms}.`,
+    '',
+    '## Pages',
+    '',
+    ...SITE_PAGES.map(
+      (page) =>
+        `- [${page.label}](${urls.page(page.key)}) ([Markdown](${urls.markdown(page.key)})), updated ${pages[page.key].updated}: ${pages[page.key].description}`,
+    ),
+    '',
+    '## Documents',
+    '',
+    ...documents,
+    '',
+    '## API',
+    '',
+    ...[...apiAnswers(site), ...resourceAnswers(site)].map(link),
+    `- [MCP endpoint](${urls.mcp}) (Streamable HTTP, \`POST\` only): the same content over MCP`,
+    '',
+    '## Problem types',
+    '',
+    ...PROBLEM_CODES.map((code) => `- [${PROBLEMS[code].title}](${urls.problemType(code)}) (${CONTENT_TYPES.markdown}): \`${code}\``),
+    '',
+  ].join('\n')
 }
 
 export function buildRobotsTxt(site: Site): string {
   if (site.config.noindex) {
     return ['# Preview deployment: not for indexing.', 'User-agent: *', 'Disallow: /', ''].join('\n')
   }
-  // Content-Signal sits in the group (Cloudflare's format); Agentmap and Sitemap are records of their own.
-  return [
-    'User-agent: *',
-    `Content-Signal: ${site.config.contentSignal}`,
-    'Allow: /',
-    '',
-    `Agentmap: ${site.urls.aiCatalog}`,
-    `Sitemap: ${site.urls.sitemap}`,
-    '',
-  ].join('\n')
+  // Content-Signal sits in the group (Cloudflare's format); Sitemap is a record of its own. The AI
+  // Catalog is announced by every page's Link header and <link rel="ai-catalog">, not by ARD's
+  // `Agentmap:` line, which RFC 9309 parsers (Lighthouse's robots.txt audit among them) reject.
+  return ['User-agent: *', `Content-Signal: ${site.config.contentSignal}`, 'Allow: /', '', `Sitemap: ${site.urls.sitemap}`, ''].join('\n')
 }
 
 /** How long a build's security.txt stays valid: RFC 9116 §2.5.5 recommends less than a year. */

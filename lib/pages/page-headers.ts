@@ -23,6 +23,8 @@ export function pageLinkHeader(urls: SiteUrls, key: TwinKey): string {
           `<${urls.developers}>; rel="service-doc"; type="text/markdown"`,
           `<${urls.openapi}>; rel="service-desc"; type="${CONTENT_TYPES.openapi}"`,
           `<${urls.mcpServerCardAtEndpoint}>; rel="service-desc"; type="${CONTENT_TYPES.serverCard}"; title="MCP server card"`,
+          // The contract's own MCP description, which clients written from it look for on `/`.
+          `<${urls.mcpManifest}>; rel="service-desc"; type="${CONTENT_TYPES.json}"; title="MCP manifest"`,
           describedBy,
           `<${urls.health}>; rel="status"; type="application/json"`,
           `<${urls.apiCatalog}>; rel="api-catalog"; type="application/linkset+json"`,

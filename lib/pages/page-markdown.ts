@@ -1,8 +1,9 @@
 /**
  * Every page's Markdown twin, rendered from the page's model (lib/pages/page-model.ts), the same
- * blocks the HTML page renders: YAML frontmatter with the title and description, a first-line
- * blockquote pointing agents at llms.txt, then the blocks. Served at `/<page>.md` and, by
- * negotiation, at the page's own URL.
+ * blocks the HTML page renders: YAML frontmatter with the title, description, canonical URL and the
+ * day the text last changed (what agents need to cite a page and judge its age), a first-line
+ * blockquote pointing agents at llms.txt and the Markdown sitemap, then the blocks. Served at
+ * `/<page>.md` and, by negotiation, at the page's own URL.
  */
 import { stringify as toYaml } from 'yaml'
 import { PRODUCT_NAME } from '../contract/constants.ts'
@@ -74,11 +75,13 @@ export function buildPageMarkdown(site: Site, key: TwinKey, pages: PageModels = 
   const page = pages[key]
   const pageUrl = key === NOT_FOUND_TWIN ? null : site.urls.page(key)
   const about = pageUrl ? `This is the Markdown version of ${pageUrl}.` : `This address has no page on the ${PRODUCT_NAME} site.`
+  // A missing address has no URL of its own to cite: the 404 names the site's homepage.
+  const frontmatter = { title: page.title, description: page.description, canonical_url: pageUrl ?? site.urls.home, last_updated: page.updated }
   return [
     '---',
-    toYaml({ title: page.title, description: page.description }, { lineWidth: 0 }).trimEnd(),
+    toYaml(frontmatter, { lineWidth: 0 }).trimEnd(),
     '---',
-    `> ${about} For the index of this site for AI agents, read ${site.urls.llms}.`,
+    `> ${about} For the index of this site for AI agents, read ${site.urls.llms}; every page and document: ${site.urls.sitemapMarkdown}.`,
     '',
     renderPageBody(site, page, pages),
   ].join('\n')

@@ -68,6 +68,8 @@ export interface PageModel {
   description: string
   /** The `<title>` of the HTML page. */
   documentTitle: string
+  /** The day the page's text last changed: the newest `updated` of the content files it shows. */
+  updated: string
   blocks: PageBlock[]
 }
 
@@ -105,11 +107,15 @@ export function appLinks(appUrl: string): { host: string; login: string; signup:
   return { host: new URL(appUrl).host, login: `${appUrl}/login`, signup: `${appUrl}/signup` }
 }
 
-/** The 404 page in both representations. */
+/** The 404 page in both representations; its text is here, so `updated` changes with it. */
 export const NOT_FOUND_PAGE = {
   title: 'Page not found',
   description: 'There is no page at this address. It may have moved, or the link may be mistyped.',
+  updated: '2026-11-24',
 } as const
+
+/** The newest of some `updated` days: YYYY-MM-DD strings sort as the dates they name. */
+const newest = (...days: string[]) => days.sort().at(-1) as string
 
 const HEADING = /^#\s+(.+?)\s*(?:\n|$)/
 
@@ -133,6 +139,8 @@ export function buildPageModels(site: Site): PageModels {
       title: data.title,
       description: data.description,
       documentTitle: data.title,
+      // Start free names the free plan, so a change of plans changes the homepage.
+      updated: newest(data.updated, content.pricing.data.updated),
       blocks: [
         {
           kind: 'hero',
@@ -153,11 +161,17 @@ export function buildPageModels(site: Site): PageModels {
   }
 
   /** A page of content/pages/: its frontmatter's title and description as the header. */
-  const page = (key: PageKey, data: { title: string; description: string }, blocks: PageBlock[]): PageModel => ({
+  const page = (
+    key: PageKey,
+    data: { title: string; description: string; updated: string },
+    blocks: PageBlock[],
+    updated = data.updated,
+  ): PageModel => ({
     key,
     title: data.title,
     description: data.description,
     documentTitle: titled(data.title),
+    updated,
     blocks: [{ kind: 'header', title: data.title, lead: data.description }, ...blocks],
   })
   const prose = (markdown: string): PageBlock[] => (markdown ? [{ kind: 'markdown', markdown }] : [])
@@ -189,28 +203,34 @@ export function buildPageModels(site: Site): PageModels {
     const { data } = content.login
     const { intro, sections } = splitSections(filled(content.login.body))
     const app = appLinks(config.appUrl)
-    return page('login', data, [
-      ...prose(intro),
-      {
-        kind: 'cards',
-        cards: [
-          {
-            id: 'log-in',
-            heading: 'Already have an account?',
-            text: `You will continue on the ${PRODUCT_NAME} app at **${app.host}**.`,
-            link: { label: data.loginLabel, href: app.login },
-          },
-          {
-            // The anchor every plan's sign-up without the app (SIGNUP_PATH) lands on.
-            id: 'create-account',
-            heading: `New to ${PRODUCT_NAME}?`,
-            text: `Create your account in the ${PRODUCT_NAME} app.${freePlanName ? ` The ${freePlanName} plan is free.` : ''}`,
-            link: { label: data.signupLabel, href: app.signup, secondary: true },
-          },
-        ],
-      },
-      ...prose(sections.join('\n\n')),
-    ])
+    return page(
+      'login',
+      data,
+      [
+        ...prose(intro),
+        {
+          kind: 'cards',
+          cards: [
+            {
+              id: 'log-in',
+              heading: 'Already have an account?',
+              text: `You will continue on the ${PRODUCT_NAME} app at **${app.host}**.`,
+              link: { label: data.loginLabel, href: app.login },
+            },
+            {
+              // The anchor every plan's sign-up without the app (SIGNUP_PATH) lands on.
+              id: 'create-account',
+              heading: `New to ${PRODUCT_NAME}?`,
+              text: `Create your account in the ${PRODUCT_NAME} app.${freePlanName ? ` The ${freePlanName} plan is free.` : ''}`,
+              link: { label: data.signupLabel, href: app.signup, secondary: true },
+            },
+          ],
+        },
+        ...prose(sections.join('\n\n')),
+      ],
+      // The login page names the free plan, so a change of plans changes it.
+      newest(data.updated, content.pricing.data.updated),
+    )
   }
 
   const developers = (): PageModel => {
@@ -220,6 +240,7 @@ export function buildPageModels(site: Site): PageModels {
       title: content.developers.data.title,
       description: content.developers.data.description,
       documentTitle: titled('Developers'),
+      updated: content.developers.data.updated,
       blocks: [
         { kind: 'markdown', markdown: intro, style: 'index' },
         { kind: 'mcpInstall', mcpUrl: urls.mcp, markdownPath: sitePage('developers').markdownPath, links: buildMcpInstallLinks(site) },
@@ -240,7 +261,8 @@ export function buildPageModels(site: Site): PageModels {
           { label: `${PRODUCT_NAME} homepage`, href: sitePage('home').path, markdownHref: urls.markdown('home') },
           { label: 'Pricing', href: sitePage('pricing').path, markdownHref: urls.markdown('pricing') },
           { label: 'Developer index', href: sitePage('developers').path, markdownHref: urls.developers, note: 'for the public agent API' },
-          { label: 'llms.txt', href: urls.llms, note: 'every page and document for agents' },
+          { label: 'llms.txt', href: urls.llms, note: 'the index of this site for agents' },
+          { label: 'Sitemap', href: urls.sitemapMarkdown, note: 'every page and document' },
         ],
       },
     ],

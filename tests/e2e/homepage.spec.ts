@@ -10,6 +10,7 @@ const LINK =
   `<${BASE}/developers.md>; rel="service-doc"; type="text/markdown", ` +
   `<${BASE}/openapi.json>; rel="service-desc"; type="application/vnd.oai.openapi+json", ` +
   `<${BASE}/mcp/server-card>; rel="service-desc"; type="application/mcp-server-card+json"; title="MCP server card", ` +
+  `<${BASE}/.well-known/mcp.json>; rel="service-desc"; type="application/json"; title="MCP manifest", ` +
   `<${BASE}/llms.txt>; rel="describedby"; type="text/plain", ` +
   `<${BASE}/api/agent/v1/health>; rel="status"; type="application/json", ` +
   `<${BASE}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json", ` +

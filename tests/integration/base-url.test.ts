@@ -18,6 +18,8 @@ const STANDARD_IDENTIFIERS = new Set([
   'https://json-schema.org/draft/2020-12/schema',
   'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
   'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
+  // The API catalog's media type profile (RFC 9727 §4.2), named where llms.txt and sitemap.md give its media type.
+  'https://www.rfc-editor.org/info/rfc9727',
 ])
 
 const PUBLISHED_PATHS = [
@@ -122,9 +124,7 @@ describe.each<{ label: string; build: SiteBuildName; base: string; noindex: bool
     if (noindex) {
       expect(robots).toBe('# Preview deployment: not for indexing.\nUser-agent: *\nDisallow: /\n')
     } else {
-      expect(robots).toBe(
-        `User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n\nAgentmap: ${base}/.well-known/ai-catalog.json\nSitemap: ${base}/sitemap.xml\n`,
-      )
+      expect(robots).toBe(`User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n\nSitemap: ${base}/sitemap.xml\n`)
     }
     for (const path of ['/robots.txt', '/openapi.json', '/api/agent/v1/health', '/llms.txt', '/no-such-page', '/', '/pricing.md']) {
       const response = await site.fetch(path)

@@ -30,6 +30,7 @@ const DOCUMENTS = [
   ['/openapi.json', 'application/vnd.oai.openapi+json'],
   ['/llms.txt', 'text/plain; charset=utf-8'],
   ['/sitemap.xml', 'application/xml; charset=utf-8'],
+  ['/sitemap.md', 'text/markdown; charset=utf-8'],
   ['/robots.txt', 'text/plain; charset=utf-8'],
   ['/.well-known/mcp.json', 'application/json'],
   ['/.well-known/mcp/server-card.json', 'application/json'],
@@ -92,9 +93,9 @@ describe('every discovery document', () => {
 })
 
 describe('/robots.txt', () => {
-  it('allows everything the sitemap lists, states the content signals and names the AI Catalog and the sitemap', async () => {
+  it('allows everything the sitemap lists, states the content signals and names the sitemap, with only RFC 9309 records and Content-Signal', async () => {
     expect(await (await site.fetch('/robots.txt')).text()).toBe(
-      `User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n\nAgentmap: ${BASE}/.well-known/ai-catalog.json\nSitemap: ${BASE}/sitemap.xml\n`,
+      `User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n\nSitemap: ${BASE}/sitemap.xml\n`,
     )
   })
 })
@@ -113,24 +114,56 @@ describe('/.well-known/security.txt', () => {
 })
 
 describe('/sitemap.xml', () => {
-  it('lists the pages and documents with absolute URLs', async () => {
+  it('lists the pages with absolute URLs and the day each page last changed', async () => {
     const body = await (await site.fetch('/sitemap.xml')).text()
-    const locations = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])
-    expect(body.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')).toBe(true)
-    expect(locations).toEqual([
-      `${BASE}/`,
-      `${BASE}/pricing`,
-      `${BASE}/contact`,
-      `${BASE}/login`,
-      `${BASE}/developers`,
-      `${BASE}/llms.txt`,
-      `${BASE}/openapi.json`,
-    ])
+    expect(body).toBe(
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+        `  <url><loc>${BASE}/</loc><lastmod>2026-11-24</lastmod></url>`,
+        `  <url><loc>${BASE}/pricing</loc><lastmod>2026-11-21</lastmod></url>`,
+        `  <url><loc>${BASE}/contact</loc><lastmod>2026-11-21</lastmod></url>`,
+        `  <url><loc>${BASE}/login</loc><lastmod>2026-11-21</lastmod></url>`,
+        `  <url><loc>${BASE}/developers</loc><lastmod>2026-11-24</lastmod></url>`,
+        '</urlset>',
+        '',
+      ].join('\n'),
+    )
+  })
+})
+
+describe('/sitemap.md', () => {
+  it('lists every page with its Markdown and date, every document with its media type, the API and the problem pages, under frontmatter', async () => {
+    const body = await (await site.fetch('/sitemap.md')).text()
+    expect(
+      body.startsWith(
+        '---\ntitle: Cadence sitemap\n' +
+          `description: "Every page and document of ${BASE}/ for AI agents: the pages with their Markdown, the discovery documents, the API."\n` +
+          `canonical_url: ${BASE}/sitemap.md\nlast_updated: 2026-11-24\n---\n# Cadence sitemap\n`,
+      ),
+    ).toBe(true)
+    expect(body).toContain(
+      `- [Pricing](${BASE}/pricing) ([Markdown](${BASE}/pricing.md)), updated 2026-11-21: Cadence is free for individuals. Teams and mentoring programmes pay per active member.`,
+    )
+    expect(body).toContain(`- [OpenAPI 3.1.1 description](${BASE}/openapi.json) (application/vnd.oai.openapi+json): REST operations, schemas, errors`)
+    expect(body).toContain(`- [Too many requests](${BASE}/problems/rate_limit_exceeded) (text/markdown; charset=utf-8): \`rate_limit_exceeded\``)
+    const linked = new Set([...body.matchAll(/\]\((https:\/\/agents\.example\.com[^)]*)\)/g)].map((match) => new URL(match[1] ?? '').pathname))
+    // Every page, twin and document the site serves is listed, and every listed URL answers.
+    for (const path of [...DOCUMENTS.map(([documentPath]) => documentPath), '/', '/index.md', '/developers', '/developers.md'].filter(
+      (documentPath) => !documentPath.startsWith('/problems/'),
+    )) {
+      expect(linked.has(path), path).toBe(true)
+    }
+    for (const path of linked) {
+      const response = await site.fetch(path, path === '/mcp' ? { method: 'POST', body: '{}' } : undefined)
+      expect(response.status === 200 || path === '/mcp', path).toBe(true)
+      await response.arrayBuffer()
+    }
   })
 })
 
 describe('/llms.txt', () => {
-  it('follows the llms.txt structure: H1, summary blockquote, instructions for agents, then link lists', async () => {
+  it('follows the llms.txt structure: H1, summary blockquote, instructions for agents, then lists: Markdown links, and JSON documents by media type and URL', async () => {
     const lines = (await (await site.fetch('/llms.txt')).text()).split('\n')
     expect(lines[0]).toBe('# Cadence')
     expect(lines[2]).toBe(
@@ -141,15 +174,19 @@ describe('/llms.txt', () => {
     expect(lines.filter((line) => line.startsWith('## '))).toEqual([
       '## Instructions for agents',
       '## Pages',
+      '## Docs',
       '## API',
       '## Resources',
       '## MCP',
-      '## Docs',
+      '## Discovery',
       '## Optional',
     ])
+    // Every entry is a Markdown link, or a JSON document named with its media type and its URL in code.
     const lists = lines.slice(lines.indexOf('## Pages'))
     for (const line of lists.filter((l) => l.startsWith('- '))) {
-      expect(line).toMatch(/^- \[[^\]]+\]\(https:\/\/agents\.example\.com\/[^)]*\)(: .+)?$/)
+      expect(line).toMatch(
+        /^- (\[[^\]]+\]\(https:\/\/agents\.example\.com\/[^)]*\): .+|[^[`]+ \(application\/[^)]+\) at `https:\/\/agents\.example\.com\/[^`]+`: .+)$/,
+      )
     }
     const instructions = lines.slice(lines.indexOf('## Instructions for agents'), lines.indexOf('## Pages')).join('\n')
     expect(instructions).toContain('150 requests at once per client IP, refilled at\n  2 per second')
@@ -161,17 +198,33 @@ describe('/llms.txt', () => {
         `- [Pricing](${BASE}/pricing.md): Markdown of ${BASE}/pricing`,
         `- [Contact](${BASE}/contact.md): Markdown of ${BASE}/contact`,
         `- [Log in](${BASE}/login.md): Markdown of ${BASE}/login`,
-        `- [OpenAPI 3.1.1 description](${BASE}/openapi.json): REST operations, schemas, errors`,
+        `- [Developers](${BASE}/developers.md): Markdown of ${BASE}/developers`,
+        `- [Sitemap](${BASE}/sitemap.md): every page and document of this site`,
+        `- OpenAPI 3.1.1 description (application/vnd.oai.openapi+json) at \`${BASE}/openapi.json\`: REST operations, schemas, errors`,
+        `- MCP manifest (application/json) at \`${BASE}/.well-known/mcp.json\`: server card plus capabilities`,
         `- [Everything in one file](${BASE}/llms-full.txt): every page, the developer index and the resources as Markdown`,
       ]),
     )
   })
 
-  it('every link resolves on the site itself', async () => {
+  it('every link resolves on the site itself to Markdown (or llms-full.txt), every listed JSON document to its media type', async () => {
     const body = await (await site.fetch('/llms.txt')).text()
-    for (const [, url] of body.matchAll(/\]\((https:\/\/agents\.example\.com[^)]*)\)/g)) {
+    const links = [...body.matchAll(/\]\((https:\/\/agents\.example\.com[^)]*)\)/g)].map((match) => match[1] ?? '')
+    expect(links.length).toBe(8)
+    for (const url of links) {
+      const response = await site.fetch(new URL(url).pathname)
+      expect(response.status, url).toBe(200)
+      expect(response.headers.get('content-type'), url).toBe(
+        url.endsWith('/llms-full.txt') ? 'text/plain; charset=utf-8' : 'text/markdown; charset=utf-8',
+      )
+    }
+    const listed = [...body.matchAll(/^- [^[`]+ \(([^)]+)\) at `(https:\/\/agents\.example\.com[^`]+)`/gm)]
+    expect(listed.length).toBe(15)
+    for (const [, contentType, url] of listed) {
       const response = await site.fetch(new URL(url ?? '').pathname)
       expect(response.status, url).toBe(200)
+      expect(response.headers.get('content-type'), url).toBe(contentType?.replace(/, the Markdown in `content`$/, ''))
+      await response.arrayBuffer()
     }
   })
 })
@@ -200,14 +253,15 @@ describe('/llms-full.txt', () => {
 })
 
 describe('/developers.md', () => {
-  it('is the developer index page as Markdown: content/developers.md with the base URL and the contract figures filled in', async () => {
+  it('is the developer index page as Markdown: frontmatter with its canonical URL and date, then content/developers.md with the base URL and the contract figures filled in', async () => {
     const body = await (await site.fetch('/developers.md')).text()
     const expected = await expectedMarkdown('content/developers.md', { base_url: BASE, service: 'service' })
     const sectionsAt = expected.search(/^## /m)
     const [intro, sections] = [expected.slice(0, sectionsAt).trimEnd(), expected.slice(sectionsAt).trimEnd()]
     const index =
-      '---\ntitle: Cadence developer index\ndescription: Entry points, protocols, errors, limits and policies of the Cadence public agent API (REST and MCP).\n---\n' +
-      `> This is the Markdown version of ${BASE}/developers. For the index of this site for AI agents, read ${BASE}/llms.txt.\n\n${intro}`
+      '---\ntitle: Cadence developer index\ndescription: Entry points, protocols, errors, limits and policies of the Cadence public agent API (REST and MCP).\n' +
+      `canonical_url: ${BASE}/developers\nlast_updated: 2026-11-24\n---\n` +
+      `> This is the Markdown version of ${BASE}/developers. For the index of this site for AI agents, read ${BASE}/llms.txt; every page and document: ${BASE}/sitemap.md.\n\n${intro}`
     expect(body.slice(0, index.length)).toBe(index)
     // After the introduction, as on the page, the editors' install links; then the content's sections, then the page's WebMCP tools.
     const install =
@@ -275,7 +329,7 @@ describe('agent discovery documents of 2026', () => {
   const skillDescription =
     "Read Cadence's public, read-only agent API (REST and MCP) to answer questions about the product, its plans, its developer resources and its agent boundaries. Use when asked what Cadence is or how to integrate with it."
 
-  it('the AI Catalog lists the MCP server card, the OpenAPI description and the skill under urn:air identifiers, at both well-known names', async () => {
+  it('the AI Catalog lists the MCP server card, the REST API as a nested catalog holding the OpenAPI description, and the skill, under urn:air identifiers, at both well-known names', async () => {
     const catalog = {
       specVersion: '1.0',
       host: { displayName: 'Cadence', documentationUrl: `${BASE}/developers.md` },
@@ -298,13 +352,26 @@ describe('agent discovery documents of 2026', () => {
         {
           identifier: 'urn:air:com.example.agents:cadence:rest-api',
           displayName: 'Cadence Public Agent API',
-          type: 'application/vnd.oai.openapi+json',
-          url: `${BASE}/openapi.json`,
-          description: "Read-only REST API with Cadence's capability catalog and public resources (OpenAPI 3.1.1).",
+          type: 'application/ai-catalog+json',
+          description: "Read-only REST API with Cadence's capability catalog and public resources, described by OpenAPI 3.1.1.",
           version: '2026-08-25',
           tags: ['rest', 'openapi', 'read-only', 'no-auth'],
           capabilities: ['getAgentHealth', 'getPublicCapabilities', 'listPublicResources', 'getPublicResource'],
           representativeQueries: ['Cadence OpenAPI description', 'Cadence public resources and capabilities over REST'],
+          data: {
+            specVersion: '1.0',
+            entries: [
+              {
+                identifier: 'urn:air:com.example.agents:cadence:rest-api:openapi',
+                displayName: 'Cadence Public Agent API: OpenAPI 3.1.1 description',
+                type: 'application/vnd.oai.openapi+json',
+                url: `${BASE}/openapi.json`,
+                description: 'REST operations, schemas and errors.',
+                version: '2026-08-25',
+                capabilities: ['getAgentHealth', 'getPublicCapabilities', 'listPublicResources', 'getPublicResource'],
+              },
+            ],
+          },
         },
         {
           identifier: 'urn:air:com.example.agents:cadence:cadence-public-api',
@@ -319,8 +386,11 @@ describe('agent discovery documents of 2026', () => {
     }
     expect(await readJson(await site.fetch('/.well-known/ai-catalog.json'))).toEqual(catalog)
     expect(await (await site.fetch('/.well-known/ard.json')).text()).toBe(await (await site.fetch('/.well-known/ai-catalog.json')).text())
-    // Each entry resolves to a document of the type it announces.
-    for (const entry of catalog.entries) {
+    // Each entry, nested ones included, resolves to a document of the type it announces.
+    const listed: Array<{ url: string; type: string }> = catalog.entries.flatMap((entry) =>
+      entry.data ? entry.data.entries : [entry as { url: string; type: string }],
+    )
+    for (const entry of listed) {
       const response = await site.fetch(new URL(entry.url).pathname)
       expect(response.status, entry.url).toBe(200)
       expect(response.headers.get('content-type'), entry.url).toBe(

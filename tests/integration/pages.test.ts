@@ -22,6 +22,7 @@ const EXPECTED_LINK: Record<string, string> = {
     `<${BASE}/developers.md>; rel="service-doc"; type="text/markdown", ` +
     `<${BASE}/openapi.json>; rel="service-desc"; type="application/vnd.oai.openapi+json", ` +
     `<${BASE}/mcp/server-card>; rel="service-desc"; type="application/mcp-server-card+json"; title="MCP server card", ` +
+    `<${BASE}/.well-known/mcp.json>; rel="service-desc"; type="application/json"; title="MCP manifest", ` +
     `<${BASE}/llms.txt>; rel="describedby"; type="text/plain", ` +
     `<${BASE}/api/agent/v1/health>; rel="status"; type="application/json", ` +
     `<${BASE}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json", ` +
@@ -34,12 +35,55 @@ const EXPECTED_LINK: Record<string, string> = {
 }
 
 const EXPECTED_FRONTMATTER: Record<string, string> = {
-  '/': 'title: Cadence — goals that get done, with a mentor in the loop\ndescription: Cadence turns an ambitious goal into a weekly plan, keeps you moving with short check-ins, and brings a mentor in the moment you are stuck.',
-  '/pricing': 'title: Pricing\ndescription: Cadence is free for individuals. Teams and mentoring programmes pay per active member.',
-  '/contact': 'title: Contact\ndescription: Reach the Cadence team about programmes, partnerships, security or the agent API.',
-  '/login': 'title: Log in\ndescription: Log in to the Cadence app or create a free account. The public agent API needs no login.',
-  '/developers':
-    'title: Cadence developer index\ndescription: Entry points, protocols, errors, limits and policies of the Cadence public agent API (REST and MCP).',
+  '/':
+    'title: Cadence — goals that get done, with a mentor in the loop\ndescription: Cadence turns an ambitious goal into a weekly plan, keeps you moving with short check-ins, and brings a mentor in the moment you are stuck.\n' +
+    `canonical_url: ${BASE}/\nlast_updated: 2026-11-24`,
+  '/pricing': `title: Pricing\ndescription: Cadence is free for individuals. Teams and mentoring programmes pay per active member.\ncanonical_url: ${BASE}/pricing\nlast_updated: 2026-11-21`,
+  '/contact': `title: Contact\ndescription: Reach the Cadence team about programmes, partnerships, security or the agent API.\ncanonical_url: ${BASE}/contact\nlast_updated: 2026-11-21`,
+  '/login': `title: Log in\ndescription: Log in to the Cadence app or create a free account. The public agent API needs no login.\ncanonical_url: ${BASE}/login\nlast_updated: 2026-11-21`,
+  '/developers': `title: Cadence developer index\ndescription: Entry points, protocols, errors, limits and policies of the Cadence public agent API (REST and MCP).\ncanonical_url: ${BASE}/developers\nlast_updated: 2026-11-24`,
+}
+
+/**
+ * The seed's six relations on `/` (contract §4.3) and the documents the seed publishes for each
+ * (§1, §4.3), written from the contract, not from the site's code: a relation that stops pointing at
+ * one of these fails here.
+ */
+const SEED_RELATIONS: Array<{ name: string; matches: (link: ParsedLink) => boolean; seedTargets: string[] }> = [
+  { name: 'the sitemap', matches: (link) => link.rel === 'sitemap', seedTargets: [`${BASE}/sitemap.xml`] },
+  // The Markdown representation of `/`: its twin, whose bytes are those of `/` asked for as Markdown (checked below).
+  {
+    name: 'the Markdown representation',
+    matches: (link) => link.rel === 'alternate' && link.type === 'text/markdown',
+    seedTargets: [`${BASE}/index.md`],
+  },
+  { name: 'the developer catalog', matches: (link) => link.rel === 'service-doc', seedTargets: [`${BASE}/developers.md`] },
+  {
+    name: 'the OpenAPI description',
+    matches: (link) => link.rel === 'service-desc' && link.type === 'application/vnd.oai.openapi+json',
+    seedTargets: [`${BASE}/openapi.json`],
+  },
+  {
+    name: 'the MCP description',
+    matches: (link) => link.rel === 'service-desc' && link.title?.startsWith('MCP') === true,
+    seedTargets: [`${BASE}/.well-known/mcp.json`, `${BASE}/.well-known/mcp/server-card.json`, `${BASE}/mcp.json`],
+  },
+  { name: 'llms.txt', matches: (link) => link.rel === 'describedby', seedTargets: [`${BASE}/llms.txt`] },
+]
+
+interface ParsedLink {
+  target: string
+  rel?: string
+  type?: string
+  title?: string
+}
+
+/** RFC 8288 links of a `Link` field: `<target>; param="value"; …`, comma-separated. */
+function parseLinks(field: string): ParsedLink[] {
+  return [...field.matchAll(/<([^>]*)>((?:\s*;\s*[a-z*]+="[^"]*")*)/g)].map(([, target, params]) => ({
+    target: target ?? '',
+    ...Object.fromEntries([...(params ?? '').matchAll(/([a-z*]+)="([^"]*)"/g)].map(([, key, value]) => [key, value])),
+  }))
 }
 
 /** Next's router keys, which Next adds to Vary on its own answers. */
@@ -76,10 +120,21 @@ describe.each(['npm start', 'next start'] as const)('%s', (server) => {
       const html = await response.text()
       expect(html).toContain(`<link rel="canonical" href="${BASE}${path}"/>`)
       expect(html).toContain(`<link rel="alternate" type="text/markdown" href="${BASE}${markdownPath}"/>`)
+      expect(html).toContain(`<link rel="ai-catalog" href="${BASE}/.well-known/ai-catalog.json" type="application/ai-catalog+json"/>`)
       expect(html).not.toContain('noindex')
     })
 
-    it(`answers ${markdownPath} with the Markdown twin: frontmatter, then a blockquote pointing at llms.txt`, async () => {
+    it('starts the body with a note for AI agents naming llms.txt, before the header and the first heading, out of sight and of the tab order', async () => {
+      const html = await (await fetchFrom(path, { headers: { accept: BROWSER_ACCEPT } })).text()
+      const body = html.slice(html.indexOf('<body>'))
+      const note = /<p class="visually-hidden" aria-hidden="true">AI agents: the index of this site is <a href="([^"]+)" tabindex="-1">/.exec(body)
+      expect(note?.[1]).toBe(`${BASE}/llms.txt`)
+      expect(note?.index).toBeLessThan(body.indexOf('<header'))
+      expect(note?.index).toBeLessThan(body.search(/<h[1-6][ >]/))
+      expect(body.indexOf('class="skip-link"')).toBeLessThan(note?.index ?? 0)
+    })
+
+    it(`answers ${markdownPath} with the Markdown twin: frontmatter (title, description, canonical_url, last_updated), then a blockquote pointing at llms.txt and sitemap.md`, async () => {
       const response = await fetchFrom(markdownPath)
       expect(response.status).toBe(200)
       expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
@@ -91,7 +146,9 @@ describe.each(['npm start', 'next start'] as const)('%s', (server) => {
       expect(response.headers.get('x-markdown-tokens')).toBe(String(Math.ceil(body.length / 4)))
       const [, frontmatter, firstLine] = /^---\n([\s\S]*?)\n---\n(.*)\n/.exec(body) ?? []
       expect(frontmatter).toBe(EXPECTED_FRONTMATTER[path])
-      expect(firstLine).toBe(`> This is the Markdown version of ${BASE}${path}. For the index of this site for AI agents, read ${BASE}/llms.txt.`)
+      expect(firstLine).toBe(
+        `> This is the Markdown version of ${BASE}${path}. For the index of this site for AI agents, read ${BASE}/llms.txt; every page and document: ${BASE}/sitemap.md.`,
+      )
       // No placeholder left and no HTML tag outside code spans (where `<id>` is a legitimate Markdown text).
       expect(body.replace(/`[^`\n]*`/g, '')).not.toMatch(/\{\{|\}\}|<[a-z]+[ >]/)
     })
@@ -118,6 +175,32 @@ describe.each(['npm start', 'next start'] as const)('%s', (server) => {
     })
   })
 
+  it.each(['text/html', 'text/markdown'])(
+    "/ asked for as %s links each of the seed's six relations to a document the seed publishes, each answering 200",
+    async (accept) => {
+      const response = await fetchFrom('/', { headers: { accept } })
+      await response.arrayBuffer()
+      const links = parseLinks(response.headers.get('link') ?? '')
+      for (const relation of SEED_RELATIONS) {
+        const found = links.filter(relation.matches)
+        expect(found.length, relation.name).toBeGreaterThan(0)
+        // At least one link of each relation names a seed document (the MCP description also has the server card at its MCP URL).
+        const seedLinks = found.filter((link) => relation.seedTargets.includes(link.target))
+        expect(
+          seedLinks.map((link) => link.target),
+          relation.name,
+        ).not.toEqual([])
+        for (const link of seedLinks) {
+          const target = await fetchFrom(new URL(link.target).pathname)
+          expect(target.status, link.target).toBe(200)
+          await target.arrayBuffer()
+        }
+      }
+      const [twin, negotiated] = await Promise.all([fetchFrom('/index.md'), fetchFrom('/', { headers: { accept: 'text/markdown' } })])
+      expect(await twin.text()).toBe(await negotiated.text())
+    },
+  )
+
   it.each([
     ['text/markdown', 'markdown'],
     ['text/markdown;q=0', 'html'],
@@ -142,7 +225,7 @@ describe.each(['npm start', 'next start'] as const)('%s', (server) => {
     await response.arrayBuffer()
   })
 
-  it('answers a .md URL that names no page, and a Markdown request for a missing page, with the Markdown 404', async () => {
+  it('answers a .md URL that names no page, and a Markdown request for a missing page, with the Markdown 404 and its frontmatter', async () => {
     for (const [path, accept] of [
       ['/no-such-page.md', '*/*'],
       ['/docs/nested/page.md', '*/*'],
@@ -154,8 +237,15 @@ describe.each(['npm start', 'next start'] as const)('%s', (server) => {
       expect(response.headers.get('cache-control')).toBe(NOT_FOUND_CACHE_CONTROL)
       expect(response.headers.get('link')).toBe(`<${BASE}/llms.txt>; rel="describedby"; type="text/plain"`)
       const body = await response.text()
-      expect(body.startsWith('---\ntitle: Page not found\n')).toBe(true)
-      expect(body).toContain(`> This address has no page on the Cadence site. For the index of this site for AI agents, read ${BASE}/llms.txt.`)
+      expect(
+        body.startsWith(
+          '---\ntitle: Page not found\ndescription: There is no page at this address. It may have moved, or the link may be mistyped.\n' +
+            `canonical_url: ${BASE}/\nlast_updated: 2026-11-24\n---\n`,
+        ),
+      ).toBe(true)
+      expect(body).toContain(
+        `> This address has no page on the Cadence site. For the index of this site for AI agents, read ${BASE}/llms.txt; every page and document: ${BASE}/sitemap.md.`,
+      )
       expect(body).toContain(`- [Cadence homepage](${BASE}/index.md)`)
     }
   })

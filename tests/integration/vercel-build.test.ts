@@ -7,6 +7,8 @@
  * variant of a page to the other kind of client; and the agent API's function, run by its own
  * launcher, answers with the production URL.
  */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROBLEM_CODES } from '../../lib/contract/problems.ts'
 import { DOCUMENT_PATHS } from '../../lib/discovery/document-paths.ts'
@@ -43,6 +45,21 @@ describe('what is built once', () => {
     if (route !== twinRoutePath('not-found') && !route.startsWith('/problems/') && route !== DOCUMENT_PATHS.mcpClientConfiguration) {
       expect(body, route).toContain(BASE)
     }
+  })
+
+  it.each([
+    ['favicon.ico', 'image/x-icon', '00000100'],
+    ['icon.svg', 'image/svg+xml', '3c737667'],
+  ])('/%s is a static file the CDN serves as %s, built from app/ like the other icons', (file, contentType, magic) => {
+    const overrides = (
+      JSON.parse(readFileSync(path.join(output.dir, 'config.json'), 'utf8')) as { overrides: Record<string, { contentType: string }> }
+    ).overrides
+    expect(overrides[file]?.contentType).toBe(contentType)
+    expect(
+      readFileSync(path.join(output.dir, 'static', file))
+        .subarray(0, 4)
+        .toString('hex'),
+    ).toBe(magic)
   })
 
   it('runs only the agent API, MCP and the Flags Explorer per request, all in one function', () => {

@@ -41,6 +41,23 @@ describe('icons and share images, generated at build time', () => {
     expect(pngSize(Buffer.from(await response.arrayBuffer()))).toEqual({ width, height })
   })
 
+  it('/favicon.ico is an ICO of the mark at 16, 32 and 48 px (PNG images), cached like the other icons', async () => {
+    const [response, svg] = await Promise.all([site.fetch('/favicon.ico'), site.fetch('/icon.svg')])
+    await svg.arrayBuffer()
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('image/x-icon')
+    expect(response.headers.get('cache-control')).toBe(svg.headers.get('cache-control'))
+    const bytes = Buffer.from(await response.arrayBuffer())
+    // ICONDIR: reserved 0, type 1 (icon), the number of images; then a 16-byte entry per image.
+    expect([bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4)]).toEqual([0, 1, 3])
+    const images = [0, 1, 2].map((index) => {
+      const entry = 6 + 16 * index
+      const [size, offset] = [bytes.readUInt32LE(entry + 8), bytes.readUInt32LE(entry + 12)]
+      return { width: bytes.readUInt8(entry), height: bytes.readUInt8(entry + 1), png: pngSize(bytes.subarray(offset, offset + size)) }
+    })
+    expect(images).toEqual([16, 32, 48].map((px) => ({ width: px, height: px, png: { width: px, height: px } })))
+  })
+
   it('the favicon is the SVG mark', async () => {
     const response = await site.fetch('/icon.svg')
     expect(response.headers.get('content-type')).toBe('image/svg+xml')

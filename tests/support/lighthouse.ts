@@ -21,7 +21,7 @@ export interface LighthouseAudit {
 
 export interface LighthouseReport {
   runtimeError?: { code: string; message: string }
-  categories: Record<string, { score: number | null; auditRefs: Array<{ id: string }> }>
+  categories: Record<string, { score: number | null; auditRefs: Array<{ id: string; weight: number }> }>
   audits: Record<string, LighthouseAudit>
 }
 
@@ -78,10 +78,19 @@ export async function runLighthouse(url: string, categories: LighthouseCategory[
   }
 }
 
-/** The audits of a category that do not pass (score below 1), as `id: title`. */
+/**
+ * The audits that lower a category's score (weighted, scored below 1), as `id: title (explanation)`.
+ * Audits of weight 0 (performance insights, diagnostics) inform without counting.
+ */
 export function failingAudits(report: LighthouseReport, category: LighthouseCategory): string[] {
   return (report.categories[category]?.auditRefs ?? [])
+    .filter((ref) => ref.weight > 0)
     .map((ref) => report.audits[ref.id])
     .filter((audit): audit is LighthouseAudit => audit !== undefined && audit.score !== null && audit.score < 1)
     .map((audit) => `${audit.id}: ${audit.title}${audit.explanation ? ` (${audit.explanation})` : ''}`)
+}
+
+/** Each category's score with the audits that lower it: `{ category, score: 1, failing: [] }` when it is exactly 1.0. */
+export function categoryScores(report: LighthouseReport, categories: LighthouseCategory[]) {
+  return categories.map((category) => ({ category, score: report.categories[category]?.score ?? null, failing: failingAudits(report, category) }))
 }

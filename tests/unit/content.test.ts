@@ -74,6 +74,22 @@ describe('content/', () => {
       'content/pages/contact.md:4: email: expected an email address, got "hello"',
     ],
     [
+      'content/pages/contact.md',
+      (s: string) => s.replace(/^updated: .*$/m, 'updated: 2026-02-30'),
+      'content/pages/contact.md:6: updated: expected a real calendar date, got "2026-02-30"',
+    ],
+    [
+      'content/pages/contact.md',
+      (s: string) => s.replace(/^updated: .*$/m, 'updated: 24 November 2026'),
+      'content/pages/contact.md:6: updated: expected a date written YYYY-MM-DD, e.g. 2026-11-24, got "24 November 2026"',
+    ],
+    [
+      'content/pages/contact.md',
+      (s: string) => s.replace(/^updated: .*$/m, 'updated: 2999-01-01'),
+      'content/pages/contact.md:6: updated: expected a date no later than today (the day the text last changed), got "2999-01-01"',
+    ],
+    ['content/pages/login.md', (s: string) => s.replace(/^updated: .*\n/m, ''), 'content/pages/login.md: updated: missing; expected text'],
+    [
       'content/resources/agent-boundaries.md',
       (s: string) => s.replace('id: agent-boundaries', 'id: product-overview'),
       'content/resources/agent-boundaries.md:2: id: expected "agent-boundaries" (the file name), got "product-overview"',
@@ -82,12 +98,12 @@ describe('content/', () => {
     [
       'content/home.md',
       (s: string) => s.replace(/^title: /m, 'titel: '),
-      'content/home.md: title: missing; expected text\ncontent/home.md:2: titel: unknown field; expected one of title, description, tagline, startLabel, pricingLabel, loop',
+      'content/home.md: title: missing; expected text\ncontent/home.md:2: titel: unknown field; expected one of title, description, updated, tagline, startLabel, pricingLabel, loop',
     ],
     [
       'content/developers.md',
       (s: string) => s.replace('{{base_url}}/openapi.json', '{{baseurl}}/openapi.json'),
-      `content/developers.md:12: unknown placeholder "{{baseurl}}"; expected one of {{base_url}}, {{app_url}}, {{service}}, ${Object.keys(
+      `content/developers.md:13: unknown placeholder "{{baseurl}}"; expected one of {{base_url}}, {{app_url}}, {{service}}, ${Object.keys(
         CONTRACT_PLACEHOLDERS,
       )
         .map((name) => `{{${name}}}`)
@@ -102,12 +118,12 @@ describe('content/', () => {
     [
       'content/developers.md',
       (s: string) => s.replace('`RateLimit-Policy: {{quota_policy}}`', '`RateLimit-Policy: "public-agent-rest";q=100;w=60`'),
-      'content/developers.md:108: "RateLimit-Policy: "public-agent-rest";q=100;w=60" says "public-agent-rest";q=100;w=60 where the contract has "public-agent-rest";q=120;w=60;burst=30; write {{quota_policy}}',
+      'content/developers.md:109: "RateLimit-Policy: "public-agent-rest";q=100;w=60" says "public-agent-rest";q=100;w=60 where the contract has "public-agent-rest";q=120;w=60;burst=30; write {{quota_policy}}',
     ],
     [
       'content/developers.md',
       (s: string) => s.replace('{{mcp_code_rate_limited}}', '-31430'),
-      'content/developers.md:75: -31430 is not an error code of this server; write one of -31000, -31405, -31413, -31415, -31429, -31503 by its placeholder',
+      'content/developers.md:76: -31430 is not an error code of this server; write one of -31000, -31405, -31413, -31415, -31429, -31503 by its placeholder',
     ],
     [
       'content/resources/developer-resources.md',
@@ -117,7 +133,7 @@ describe('content/', () => {
     [
       'content/developers.md',
       (s: string) => s.replace('refilled at\n{{quota_refill_per_second}} per second', 'refilled at\n3 per second'),
-      'content/developers.md:104: "3 per second" says 3 where the contract has 2; write {{quota_refill_per_second}}',
+      'content/developers.md:105: "3 per second" says 3 where the contract has 2; write {{quota_refill_per_second}}',
     ],
     [
       'content/pages/login.md',
@@ -173,7 +189,7 @@ describe('content/', () => {
 
   it('rejects duplicate plan ids at the second plan', () => {
     const plan = { id: 'a', name: 'A', priceMonthlyUsd: 0, priceNote: 'n', summary: 's', features: ['f'], cta: 'signup', ctaLabel: 'Go' }
-    const issue = PricingFrontmatterSchema.safeParse({ title: 't', description: 'd', plans: [plan, plan] }).error?.issues[0]
+    const issue = PricingFrontmatterSchema.safeParse({ title: 't', description: 'd', updated: '2026-11-21', plans: [plan, plan] }).error?.issues[0]
     expect(issue?.path).toEqual(['plans', 1, 'id'])
     expect(issue?.message).toBe('"a" is already the id of another plan; plan ids must be unique')
   })

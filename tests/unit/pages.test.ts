@@ -8,7 +8,7 @@ import { footerGroups, headerLinks } from '../../lib/pages/navigation.ts'
 import { isPagePath, negotiatedTwin } from '../../lib/pages/negotiation.ts'
 import { pageHeaders } from '../../lib/pages/page-headers.ts'
 import { buildPageMarkdown } from '../../lib/pages/page-markdown.ts'
-import { SITE_PAGES, TWIN_KEYS } from '../../lib/pages/site-pages.ts'
+import { SITE_PAGES, TWIN_KEYS, type TwinKey } from '../../lib/pages/site-pages.ts'
 import { buildSite } from '../../lib/site.ts'
 
 const BASE = 'https://agents.example.com'
@@ -46,13 +46,48 @@ describe('negotiatedTwin', () => {
 })
 
 describe('Markdown twins', () => {
-  it.each(TWIN_KEYS.map((key) => [key]))('%s: frontmatter, the llms.txt blockquote, then the content', (key) => {
-    const text = buildPageMarkdown(site, key, buildPageModels(site))
-    const match = /^---\ntitle: (.+)\ndescription: (.+)\n---\n> (.+)\n\n# (.+)\n/.exec(text)
-    expect(match, text.slice(0, 300)).not.toBeNull()
-    expect(match?.[3]).toContain(`read ${BASE}/llms.txt.`)
-    expect(text.endsWith('\n')).toBe(true)
-    expect(text).not.toMatch(/\n{3,}/)
+  const canonical: Record<TwinKey, string> = {
+    home: `${BASE}/`,
+    pricing: `${BASE}/pricing`,
+    contact: `${BASE}/contact`,
+    login: `${BASE}/login`,
+    developers: `${BASE}/developers`,
+    // A missing address has no URL of its own: the 404 names the site.
+    'not-found': `${BASE}/`,
+  }
+
+  it.each(TWIN_KEYS.map((key) => [key]))(
+    '%s: frontmatter (title, description, canonical_url, last_updated), the blockquote naming llms.txt and sitemap.md, then the content',
+    (key) => {
+      const text = buildPageMarkdown(site, key, buildPageModels(site))
+      const match = /^---\ntitle: (.+)\ndescription: (.+)\ncanonical_url: (.+)\nlast_updated: (\d{4}-\d\d-\d\d)\n---\n> (.+)\n\n# (.+)\n/.exec(text)
+      expect(match, text.slice(0, 400)).not.toBeNull()
+      expect(match?.[3]).toBe(canonical[key])
+      expect(match?.[5]).toContain(`read ${BASE}/llms.txt; every page and document: ${BASE}/sitemap.md.`)
+      expect(text.endsWith('\n')).toBe(true)
+      expect(text).not.toMatch(/\n{3,}/)
+    },
+  )
+
+  it("last_updated is the newest `updated` of the content files a page shows: the homepage's and the login page's include the plans'", () => {
+    const dated = (file: { data: object }, updated: string) => ({ ...file, data: { ...file.data, updated } })
+    const edited = buildSite(parseConfig({ BASE_URL: BASE }), {
+      ...content,
+      home: dated(content.home, '2026-10-01') as typeof content.home,
+      login: dated(content.login, '2026-10-02') as typeof content.login,
+      contact: dated(content.contact, '2026-10-03') as typeof content.contact,
+      pricing: dated(content.pricing, '2026-10-20') as typeof content.pricing,
+      developers: dated(content.developers, '2026-10-04') as typeof content.developers,
+    })
+    const lastUpdated = (key: TwinKey) => /\nlast_updated: (.+)\n/.exec(buildPageMarkdown(edited, key, buildPageModels(edited)))?.[1]
+    expect(Object.fromEntries(TWIN_KEYS.map((key) => [key, lastUpdated(key)]))).toEqual({
+      home: '2026-10-20',
+      pricing: '2026-10-20',
+      contact: '2026-10-03',
+      login: '2026-10-20',
+      developers: '2026-10-04',
+      'not-found': '2026-11-24',
+    })
   })
 
   it('renders every plan of the pricing page with its price and call to action', () => {
@@ -72,7 +107,11 @@ describe('Markdown twins', () => {
       contact: { ...content.contact, data: { ...content.contact.data, title: 'Contact: us # now', description: '- "quoted"' } },
     })
     const text = buildPageMarkdown(tricky, 'contact', buildPageModels(tricky))
-    expect(text.startsWith(`---\ntitle: "Contact: us # now"\ndescription: '- "quoted"'\n---\n`)).toBe(true)
+    expect(
+      text.startsWith(
+        `---\ntitle: "Contact: us # now"\ndescription: '- "quoted"'\ncanonical_url: ${BASE}/contact\nlast_updated: ${content.contact.data.updated}\n---\n`,
+      ),
+    ).toBe(true)
   })
 
   it('estimates about one token per four characters', () => {
