@@ -3,6 +3,7 @@
  * (RFC 9309) and the Markdown pages under /problems/. Every URL comes from the site's base URL.
  */
 import { CONTRACT_VERSION, MCP_PROTOCOL_VERSION, PRODUCT_NAME, PUBLIC_RESOURCE_IDS, QUOTA } from '../contract/constants.ts'
+import { mcpToolNames } from '../contract/operations.ts'
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import { SITE_PAGES } from '../pages/site-pages.ts'
 import type { Site } from '../site.ts'
@@ -28,7 +29,7 @@ export function buildLlmsTxt(site: Site): string {
     '## Instructions for agents',
     '',
     `- Ask REST for JSON: start at ${urls.capabilities}, then ${urls.resources}. Or connect an MCP client to ${urls.mcp}`,
-    `  (tools ${config.serviceName}.get_public_capabilities, ${config.serviceName}.list_public_resources, ${config.serviceName}.read_public_resource).`,
+    `  (tools ${mcpToolNames(config.serviceName).join(', ')}).`,
     `- No API key, token or OAuth scope is needed. Quota: ${QUOTA.capacity} requests at once per client IP, refilled at`,
     `  ${QUOTA.refillPerSecond} per second, shared by REST and MCP; on 429 wait Retry-After seconds. Documents like this one cost no quota.`,
     '- Errors are application/problem+json (REST) or JSON-RPC errors (MCP) with a code, a detail and a resolution: follow the resolution.',
