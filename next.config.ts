@@ -1,9 +1,9 @@
 import type { NextConfig } from 'next'
 import { writeBuildRecord } from './lib/build-record.ts'
 import { exitOnConfigError, loadEnvFiles } from './lib/env-files.ts'
-import type { HeaderList } from './lib/http/headers.ts'
+import { CACHE_CONTROL, type HeaderList } from './lib/http/headers.ts'
 import { PAGE_SECURITY_HEADERS, RESOURCE_SECURITY_HEADERS, siteWideHeaders } from './lib/http/security-headers.ts'
-import { NOT_FOUND_PAGE_PATHS } from './lib/pages/page-csp.ts'
+import { PAGE_PATHS_SOURCE } from './lib/pages/page-paths.ts'
 import { pageHeaders } from './lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/pages/site-pages.ts'
 import { getSite } from './lib/site.ts'
@@ -39,6 +39,9 @@ const nextConfig: NextConfig = {
       writeBuildRecord(distDir, site)
     },
   },
+  // What every prerendered URL answers beyond its body is stated here, in the build output (the
+  // routes manifest): Next and Vercel serve these rules, and npm start applies the same rules from the
+  // manifest (lib/server/static-output.ts) rather than computing headers of its own.
   async headers() {
     // Pages cannot set headers themselves: both representations of a page (its HTML here, its twin at
     // the `.md` URL) get the same Vary, Link and cache policy from lib/pages/page-headers.ts.
@@ -49,9 +52,10 @@ const nextConfig: NextConfig = {
       { source: page.markdownPath, headers: list([...pageHeaders(site, page.key), ...RESOURCE_SECURITY_HEADERS]) },
     ])
     const siteWide = siteWideHeaders(site.config)
-    // Paths that name no page get the 404 page: the page set here, its CSP after the build. First, so
-    // that the rules of the pages (same header names) come after it.
-    const notFound = { source: NOT_FOUND_PAGE_PATHS, headers: list(PAGE_SECURITY_HEADERS) }
+    // Page paths that name no page get the 404 page (lib/pages/page-paths.ts): its cache policy and the
+    // page set here, its CSP after the build. First, so that the rules of the pages (same header
+    // names) come after it and win. Next itself answers its 404 with `private, no-store` instead.
+    const notFound = { source: PAGE_PATHS_SOURCE, headers: list([['Cache-Control', CACHE_CONTROL.notFound], ...PAGE_SECURITY_HEADERS]) }
     return [notFound, ...pages, ...(siteWide.length > 0 ? [{ source: '/:path*', headers: list(siteWide) }] : [])]
   },
   async rewrites() {

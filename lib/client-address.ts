@@ -3,7 +3,8 @@
  * the TCP peer (trusting `X-Forwarded-For` only from `TRUST_PROXY` peers) and overwrites the forwarding
  * headers, so handlers read one header they can trust; on Vercel the platform sets that header.
  */
-import { cidrContains, formatIpAddress, parseCidr, parseIpAddress, type CidrRange, UNKNOWN_CLIENT } from './net/ip-address.ts'
+import { isIPv4 } from 'node:net'
+import { cidrContains, formatIpAddress, parseCidr, parseIpAddress, type CidrRange, type IpAddress, UNKNOWN_CLIENT } from './net/ip-address.ts'
 
 /** The header handlers read: `X-Real-IP` (Vercel sets it; `npm start` overwrites it). */
 export const CLIENT_ADDRESS_HEADER = 'x-real-ip'
@@ -32,9 +33,11 @@ export type ClientAddressResolver = (peer: string | undefined, forwardedFor: str
 export function createClientAddressResolver(trustProxy: readonly string[]): ClientAddressResolver {
   const { ranges, invalid } = parseTrustedProxies(trustProxy)
   if (invalid.length > 0) throw new Error(`TRUST_PROXY: not an IP address or CIDR range: ${invalid.join(', ')}`)
-  const isTrusted = (address: NonNullable<ReturnType<typeof parseIpAddress>>) => ranges.some((range) => cidrContains(range, address))
+  const isTrusted = (address: IpAddress) => ranges.some((range) => cidrContains(range, address))
 
   return (peer, forwardedFor) => {
+    // The usual socket without TRUST_PROXY: a dotted quad (net.isIPv4 takes no other form) is already canonical.
+    if (ranges.length === 0 && peer && isIPv4(peer)) return peer
     const peerAddress = peer ? parseIpAddress(peer) : null
     if (!peerAddress) return UNKNOWN_CLIENT
     if (ranges.length === 0 || !isTrusted(peerAddress)) return formatIpAddress(peerAddress)

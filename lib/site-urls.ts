@@ -2,7 +2,8 @@
  * Every absolute URL the site publishes, built from the one base URL (lib/env.ts), so that a preview
  * deployment's documents point at the preview itself.
  */
-import { API_BASE_PATH, MCP_PATH } from './contract/constants.ts'
+import { API_BASE_PATH, MCP_PATH, RESOURCE_ID_PARAMETER } from './contract/constants.ts'
+import { operationPath } from './contract/operations.ts'
 import { DOCUMENT_PATHS, PROBLEMS_PATH, type DocumentName } from './discovery/document-paths.ts'
 import { SIGNUP_PATH, sitePage, type PageKey } from './pages/site-pages.ts'
 
@@ -41,10 +42,10 @@ export function buildSiteUrls(baseUrl: string) {
     mcpCompatibility: doc('mcpClientConfiguration'),
     protectedResourceMetadata: doc('protectedResourceMetadata'),
     apiBase: at(API_BASE_PATH),
-    health: at(`${API_BASE_PATH}/health`),
-    capabilities: at(`${API_BASE_PATH}/capabilities`),
-    resources: at(`${API_BASE_PATH}/resources`),
-    resource: (id: string) => at(`${API_BASE_PATH}/resources/${id}`),
+    health: at(operationPath('getAgentHealth')),
+    capabilities: at(operationPath('getPublicCapabilities')),
+    resources: at(operationPath('listPublicResources')),
+    resource: (id: string) => at(operationPath('getPublicResource', { [RESOURCE_ID_PARAMETER]: id })),
     problemType: (code: string) => at(`${PROBLEMS_PATH}/${code}`),
     docsSection: (anchor: string) => `${at(sitePage('developers').markdownPath)}#${anchor}`,
   }

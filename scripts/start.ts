@@ -5,6 +5,7 @@
  * prerendered pages, twins and documents from memory (lib/server/static-output.ts), the agent API
  * and MCP with their handlers (lib/server/direct-routes.ts), and only the rest through Next.
  */
+import type { ServerResponse } from 'node:http'
 import path from 'node:path'
 import next from 'next'
 import { describeBuildMismatch, buildRecordOf, readBuildRecord } from '../lib/build-record.ts'
@@ -41,14 +42,20 @@ const built = readBuildRecord(distDir)
 if (!built) fail('No build found in .next: run npm run build first.')
 const mismatch = describeBuildMismatch(built, buildRecordOf(site))
 if (mismatch) fail(mismatch)
-const staticOutput = StaticOutput.load(distDir, site)
+// Pages, twins and documents with the headers the build states for them (the routes manifest's rules).
+const staticOutput = StaticOutput.load(distDir)
 
 // Client identity (lib/client-address.ts): the TCP peer, or what a TRUST_PROXY peer forwarded. Whatever
 // the client sent in X-Forwarded-For / X-Real-IP is overwritten, so handlers can trust X-Real-IP.
 const resolveClientAddress = createClientAddressResolver(config.trustProxy)
 markClientAddressResolvedByServer()
 
+// The build's rules give prerendered answers these too; everything else gets them here, as Next's
+// site-wide header rule gives them to every answer.
 const siteWide = siteWideHeaders(config)
+const addSiteWideHeaders = (response: ServerResponse) => {
+  for (const [name, value] of siteWide) response.setHeader(name, value)
+}
 const bodyBudget = new BodyBudget(BODY_BUDGET.limitBytes, BODY_BUDGET.freeBytesPerBody)
 // The agent API's answers are written here, not by Next: they go compressed (lib/http/compression.ts).
 compressAnswersHere()
@@ -60,28 +67,31 @@ await app.prepare()
 // Slow or stalled clients are cut off; Upgrade requests are answered as HTTP/1.1 (lib/server/server-options.ts).
 const server = createSiteServer((request, response) => {
   overwriteClientAddressHeaders(request, resolveClientAddress(request.socket.remoteAddress, request.headers[FORWARDED_FOR_HEADER]))
-  for (const [name, value] of siteWide) response.setHeader(name, value)
   request.url = toOriginForm(request.url)
-  const pathname = request.url.split('?')[0] ?? '/'
+  const query = request.url.indexOf('?')
+  const pathname = query < 0 ? request.url : request.url.slice(0, query)
   if (!isDecodable(pathname) && !isAgentApiPath(pathname)) {
     // Next answers a malformed percent-encoding in a dynamic segment with a 500.
     request.resume()
+    addSiteWideHeaders(response)
     response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request: malformed percent-encoding in the path.\n')
     return
   }
   const dynamic = matchDynamicRoute(pathname)
   if (dynamic) {
     const body = dynamic.maxBodyBytes === null ? null : { limitBytes: dynamic.maxBodyBytes, budget: bodyBudget }
+    addSiteWideHeaders(response)
     void serveWithWebHandler(dynamic.handler, request, response, config.baseUrl, body)
     return
   }
   const method = request.method ?? 'GET'
   if (isCorsPreflight(method, { has: (name) => name in request.headers })) {
     request.resume()
+    addSiteWideHeaders(response)
     void writeWebResponse(staticPreflightResponse(), response)
     return
   }
-  const entry = staticOutput.match(pathname, headerValue(request.headers.accept))
+  const entry = staticOutput.match(pathname, { headers: request.headers, search: query < 0 ? '' : request.url.slice(query) })
   // TRACE anywhere: Next's route handlers build a Fetch Request for it and fail with a 500.
   if (entry || isFetchForbiddenMethod(method)) {
     request.resume()
@@ -90,10 +100,13 @@ const server = createSiteServer((request, response) => {
       entry && !isFetchForbiddenMethod(method) && (readable || entry.status === 404)
         ? answerStatic(entry, method === 'HEAD' ? 'HEAD' : 'GET', headerValue(request.headers['if-none-match']), request.headers['accept-encoding'])
         : METHOD_NOT_ALLOWED
+    // A prerendered answer carries the build's headers, the site-wide ones included.
+    if (answer === METHOD_NOT_ALLOWED) addSiteWideHeaders(response)
     response.writeHead(answer.status, answer.headers.flat())
     response.end(answer.body)
     return
   }
+  addSiteWideHeaders(response)
   void handle(request, response)
 })
 

@@ -14,6 +14,7 @@ import {
   PUBLIC_RESOURCE_IDS,
   QUOTA,
   RATE_LIMIT_HEADER_NAMES,
+  RESOURCE_ID_PARAMETER,
   RESOURCE_MIME_TYPE,
   SERVICE_DISPLAY_NAME,
   VERSIONING_POLICY,
@@ -174,6 +175,6 @@ export function operationAnswers(catalog: AgentCatalog): Record<AgentOperationId
     getAgentHealth: [{ args: {}, body: catalog.health }],
     getPublicCapabilities: [{ args: {}, body: catalog.capabilities }],
     listPublicResources: [{ args: {}, body: catalog.resourceList }],
-    getPublicResource: PUBLIC_RESOURCE_IDS.map((resourceId) => ({ args: { resourceId }, body: catalog.resources[resourceId] })),
+    getPublicResource: PUBLIC_RESOURCE_IDS.map((id) => ({ args: { [RESOURCE_ID_PARAMETER]: id }, body: catalog.resources[id] })),
   }
 }

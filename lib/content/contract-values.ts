@@ -5,13 +5,17 @@
  * that contradicts the API it documents is worse than no page.
  */
 import {
+  API_BASE_PATH,
   CONTRACT_VERSION,
   MCP_LEGACY_PROTOCOL_VERSIONS,
   MCP_PROTOCOL_VERSION,
   MCP_SUPPORTED_PROTOCOL_VERSIONS,
+  PUBLIC_RESOURCE_IDS,
   QUOTA,
+  RESOURCE_ID_PARAMETER,
   VERSIONING_POLICY,
 } from '../contract/constants.ts'
+import { AGENT_OPERATIONS, OPERATION_PATH_TEMPLATES, operationPath, pathParameterNames, TOOL_OPERATIONS } from '../contract/operations.ts'
 import { applicationErrorCode, HEADER_MISMATCH, MCP_CACHE_HINTS, MCP_MAX_BATCH_MESSAGES, MCP_MAX_BODY_BYTES } from '../mcp/protocol.ts'
 import { RATE_LIMIT_POLICY_VALUE } from '../quota/quota-headers.ts'
 
@@ -93,6 +97,21 @@ const APPLICATION_CODES = new Set<string>(
 )
 const VERSION_DATES = new Set<string>([CONTRACT_VERSION, ...MCP_SUPPORTED_PROTOCOL_VERSIONS])
 
+/** The tools' names after `{{service}}.`, as the operations table writes them. */
+const TOOL_NAMES: readonly string[] = TOOL_OPERATIONS.map((operation) => operation.mcpTool.name)
+
+/** Every path under the API base a page may name: the base, each operation's template, and each with a real resource id. */
+const API_PATHS = new Set<string>([
+  API_BASE_PATH,
+  ...AGENT_OPERATIONS.flatMap((operation) => [
+    operationPath(operation.operationId),
+    ...(pathParameterNames(operation.path).includes(RESOURCE_ID_PARAMETER)
+      ? PUBLIC_RESOURCE_IDS.map((id) => operationPath(operation.operationId, { [RESOURCE_ID_PARAMETER]: id }))
+      : []),
+  ]),
+])
+const API_PATH_MENTION = new RegExp(`${API_BASE_PATH.replace(/[/.]/g, '\\$&')}(?:/[\\w{}.-]+)*`, 'g')
+
 export interface ContractContradiction {
   /** Offset of the literal in the body. */
   index: number
@@ -137,5 +156,35 @@ export function contractContradictions(body: string): ContractContradiction[] {
       })
     }
   }
+  found.push(...contractNameContradictions(body))
   return found.sort((a, b) => a.index - b.index)
+}
+
+/**
+ * Names of the contract written by hand: a tool (`{{service}}.<name>`), a path under the API base,
+ * and an operation id beside its request in a table row (`| \`getAgentHealth\` | \`GET /api/…\` |`)
+ * must be the operations table's own.
+ */
+function contractNameContradictions(body: string): ContractContradiction[] {
+  const found: ContractContradiction[] = []
+  for (const match of body.matchAll(/\{\{service\}\}\.(\w+)/g)) {
+    if (!TOOL_NAMES.includes(match[1] ?? '')) {
+      found.push({ index: match.index, message: `{{service}}.${match[1]} is not a tool of this server; its tools are ${TOOL_NAMES.join(', ')}` })
+    }
+  }
+  for (const match of body.matchAll(API_PATH_MENTION)) {
+    if (!API_PATHS.has(match[0])) {
+      found.push({
+        index: match.index,
+        message: `${match[0]} is not a path of the agent API; its operations are ${OPERATION_PATH_TEMPLATES.join(', ')}`,
+      })
+    }
+  }
+  for (const match of body.matchAll(/`(\w+)`\s*\|\s*`GET ([^`]+)`/g)) {
+    const operation = AGENT_OPERATIONS.find((candidate) => operationPath(candidate.operationId) === match[2])
+    if (operation && operation.operationId !== match[1]) {
+      found.push({ index: match.index, message: `the operation at GET ${match[2]} is ${operation.operationId}, not ${match[1]}` })
+    }
+  }
+  return found
 }

@@ -24,6 +24,8 @@ export const MCP_SERVER_NAME_PATTERN = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/
 export const PUBLIC_RESOURCE_IDS = ['product-overview', 'developer-resources', 'agent-boundaries'] as const
 export type PublicResourceId = (typeof PUBLIC_RESOURCE_IDS)[number]
 export const RESOURCE_MIME_TYPE = 'text/markdown'
+/** The contract's one path parameter: the REST segment of getPublicResource and the argument of its MCP tool. */
+export const RESOURCE_ID_PARAMETER = 'resourceId'
 
 /** Token bucket per client IP: 150 at once, refilled at 120 per 60 s (2 per second). */
 export const QUOTA = {

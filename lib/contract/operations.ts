@@ -1,8 +1,10 @@
 /**
- * The four REST operations, listed once. The REST router, the OpenAPI document and the MCP tools
- * read this table; `mcpTool` names the tool (`<service>.<mcpTool>`) that returns the same body.
+ * The four REST operations, listed once. The REST router, the OpenAPI document, the MCP tools and
+ * every document that names an operation, a path or a tool read this table; `mcpTool` names the tool
+ * (`<service>.<mcpTool.name>`) that returns the same body.
  */
 import type { z } from 'zod'
+import { API_BASE_PATH, RESOURCE_ID_PARAMETER } from './constants.ts'
 import {
   AgentCapabilitiesSchema,
   AgentHealthSchema,
@@ -14,7 +16,7 @@ import {
 
 export interface AgentOperation {
   operationId: 'getAgentHealth' | 'getPublicCapabilities' | 'listPublicResources' | 'getPublicResource'
-  /** Path below the API base path; `{resourceId}` marks the one path parameter. */
+  /** Path below the API base path; `{name}` marks a path parameter (a key of `input`). */
   path: string
   summary: string
   description: string
@@ -70,7 +72,7 @@ export const AGENT_OPERATIONS = [
   },
   {
     operationId: 'getPublicResource',
-    path: '/resources/{resourceId}',
+    path: `/resources/{${RESOURCE_ID_PARAMETER}}`,
     summary: 'Read one public resource',
     description: 'One public resource, descriptor plus Markdown content, by its stable id.',
     response: AgentResourceSchema,
@@ -86,3 +88,47 @@ export const AGENT_OPERATIONS = [
 ] as const satisfies readonly AgentOperation[]
 
 export type AgentOperationId = AgentOperation['operationId']
+
+type OperationEntry = (typeof AGENT_OPERATIONS)[number]
+type ToolOperation = Extract<OperationEntry, { mcpTool: object }>
+/** The operations an MCP tool also answers. */
+export type ToolOperationId = ToolOperation['operationId']
+
+/**
+ * Each operation by its id: a name written in code (`AGENT_OPERATION.listPublicResources`) is checked
+ * by the compiler, and this map fails to compile when the table and the id union disagree.
+ */
+export const AGENT_OPERATION = Object.fromEntries(AGENT_OPERATIONS.map((operation) => [operation.operationId, operation])) as {
+  [Id in AgentOperationId]: Extract<OperationEntry, { operationId: Id }>
+}
+
+/** The operations with an MCP tool, in table order. */
+export const TOOL_OPERATIONS: readonly ToolOperation[] = AGENT_OPERATIONS.filter(
+  (operation): operation is ToolOperation => operation.mcpTool !== null,
+)
+
+/** `<service>.<tool>`: the MCP tool name of an operation, in a deployment whose SERVICE_NAME is `serviceName`. */
+export function mcpToolName(serviceName: string, operationId: ToolOperationId): string {
+  return `${serviceName}.${AGENT_OPERATION[operationId].mcpTool.name}`
+}
+
+/** Every tool name of the deployment, in table order. */
+export function mcpToolNames(serviceName: string): string[] {
+  return TOOL_OPERATIONS.map((operation) => mcpToolName(serviceName, operation.operationId))
+}
+
+/** `{name}` in an operation path (OpenAPI's path template syntax). */
+const PATH_PARAMETER = /\{(\w+)\}/g
+
+/** The names of an operation path's parameters, in order. */
+export function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(PATH_PARAMETER)].map((match) => match[1] as string)
+}
+
+/** The absolute path of an operation (`/api/agent/v1/…`), each `{name}` replaced by `args[name]` (kept as written when absent). */
+export function operationPath(operationId: AgentOperationId, args: Readonly<Record<string, string>> = {}): string {
+  return API_BASE_PATH + AGENT_OPERATION[operationId].path.replace(PATH_PARAMETER, (template, name: string) => args[name] ?? template)
+}
+
+/** Every operation's absolute path template, in table order (`/api/agent/v1/resources/{resourceId}`). */
+export const OPERATION_PATH_TEMPLATES: readonly string[] = AGENT_OPERATIONS.map((operation) => operationPath(operation.operationId))

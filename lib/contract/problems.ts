@@ -4,6 +4,10 @@
  * The problem `type` URI is `<base URL>/problems/<code>`, built where the base URL is known.
  */
 import { API_BASE_PATH, DEFAULT_DISABLED_RETRY_AFTER_SECONDS, QUOTA } from './constants.ts'
+import { operationPath, OPERATION_PATH_TEMPLATES } from './operations.ts'
+
+/** `a, b, c or d` */
+const oneOf = (items: readonly string[]) => `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`
 
 export interface ProblemDefinition {
   status: number
@@ -17,13 +21,13 @@ export const PROBLEMS = {
     status: 404,
     title: 'Agent endpoint not found',
     detail: `This path is not an operation of the public agent API under ${API_BASE_PATH}.`,
-    resolution: `Use one of ${API_BASE_PATH}/health, ${API_BASE_PATH}/capabilities, ${API_BASE_PATH}/resources or ${API_BASE_PATH}/resources/{resourceId}; /openapi.json describes them.`,
+    resolution: `Use one of ${oneOf(OPERATION_PATH_TEMPLATES)}; /openapi.json describes them.`,
   },
   agent_resource_not_found: {
     status: 404,
     title: 'Public resource not found',
     detail: 'No public resource has this id.',
-    resolution: `List ${API_BASE_PATH}/resources and retry with a returned id.`,
+    resolution: `List ${operationPath('listPublicResources')} and retry with a returned id.`,
   },
   method_not_allowed: {
     status: 405,

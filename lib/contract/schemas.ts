@@ -13,6 +13,7 @@ import {
   MCP_TRANSPORT,
   PUBLIC_RESOURCE_IDS,
   QUOTA,
+  RESOURCE_ID_PARAMETER,
   RESOURCE_MIME_TYPE,
   VERSIONING_POLICY,
 } from './constants.ts'
@@ -196,8 +197,8 @@ contractRegistry.add(ProblemDetailsSchema, {
   description: 'RFC 9457 problem details (`application/problem+json`).',
 })
 
-/** Arguments of `service.read_public_resource` and the REST path parameter. */
-export const ReadPublicResourceInputSchema = z.strictObject({ resourceId: PublicResourceIdSchema })
+/** Arguments of the tool that reads one resource, and the REST path parameter of the same operation. */
+export const ReadPublicResourceInputSchema = z.strictObject({ [RESOURCE_ID_PARAMETER]: PublicResourceIdSchema })
 /** Arguments of the tools that take none. */
 export const NoArgumentsSchema = z.strictObject({})
 

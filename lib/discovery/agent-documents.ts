@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import { stringify } from 'yaml'
 import { CONTRACT_VERSION, PRODUCT_NAME, PUBLIC_RESOURCE_IDS, SERVICE_DISPLAY_NAME } from '../contract/constants.ts'
-import { AGENT_OPERATIONS } from '../contract/operations.ts'
+import { AGENT_OPERATIONS, mcpToolNames } from '../contract/operations.ts'
 import { fillTemplate } from '../content/load.ts'
 import { CONTENT_TYPES } from '../http/headers.ts'
 import { buildMcpServerIdentity } from '../mcp/identity.ts'
@@ -41,7 +41,6 @@ const REST_OPERATIONS = AGENT_OPERATIONS.map((operation) => operation.operationI
 
 export function buildAiCatalog(site: Site) {
   const { urls, config } = site
-  const tools = ['get_public_capabilities', 'list_public_resources', 'read_public_resource'].map((tool) => `${config.serviceName}.${tool}`)
   return {
     specVersion: '1.0',
     host: { displayName: PRODUCT_NAME, documentationUrl: urls.developers },
@@ -54,7 +53,7 @@ export function buildAiCatalog(site: Site) {
         description: MCP_SERVER_DESCRIPTION,
         version: CONTRACT_VERSION,
         tags: ['mcp', 'read-only', 'no-auth', 'goal-execution', 'mentoring'],
-        capabilities: tools,
+        capabilities: mcpToolNames(config.serviceName),
         representativeQueries: [
           `What is ${PRODUCT_NAME} and what does it cost?`,
           `How do I integrate with ${PRODUCT_NAME}'s public API?`,

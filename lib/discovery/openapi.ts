@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import { API_BASE_PATH, CONTRACT_VERSION, PRODUCT_NAME, QUOTA, SERVICE_DISPLAY_NAME } from '../contract/constants.ts'
-import { AGENT_OPERATIONS } from '../contract/operations.ts'
+import { AGENT_OPERATION, AGENT_OPERATIONS, operationPath, pathParameterNames, type AgentOperation } from '../contract/operations.ts'
 import { contractRegistry, JSON_SCHEMA_OPTIONS } from '../contract/schemas.ts'
 import { PROBLEMS } from '../contract/problems.ts'
 import type { Site } from '../site.ts'
@@ -28,7 +28,7 @@ export function buildComponentSchemas(): Record<string, JsonObject> {
 
 function schemaIdOf(schema: z.ZodType): string {
   const id = contractRegistry.get(schema)?.id
-  if (!id) throw new Error('every operation response schema must be registered in contractRegistry')
+  if (!id) throw new Error('every operation response and path parameter schema must be registered in contractRegistry')
   return id
 }
 
@@ -52,38 +52,37 @@ const RATE_LIMIT_RESPONSE_HEADERS = {
 
 const policyValue = `"${QUOTA.policyName}";q=${QUOTA.requestsPerWindow};w=${QUOTA.windowSeconds};burst=${QUOTA.burst}`
 
+/** The path parameters of an operation, named by its path and typed by its input schema. */
+function pathParameters(operation: AgentOperation) {
+  return pathParameterNames(operation.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: `A stable id returned by the resource catalog (${AGENT_OPERATION.listPublicResources.operationId}).`,
+    schema: ref('schemas', schemaIdOf(operation.input.shape[name] as z.ZodType)),
+  }))
+}
+
 export function buildOpenApiDocument(site: Site): JsonObject {
   const { urls } = site
   const paths: JsonObject = {}
   for (const operation of AGENT_OPERATIONS) {
-    const hasResourceId = operation.path.includes('{resourceId}')
-    paths[`${API_BASE_PATH}${operation.path}`] = {
+    const parameters = pathParameters(operation)
+    paths[operationPath(operation.operationId)] = {
       get: {
         operationId: operation.operationId,
         summary: operation.summary,
         description: `${operation.description} HEAD is accepted too and returns the same headers.`,
         tags: [TAG],
         security: [],
-        ...(hasResourceId
-          ? {
-              parameters: [
-                {
-                  name: 'resourceId',
-                  in: 'path',
-                  required: true,
-                  description: 'A stable id returned by the resource catalog (listPublicResources).',
-                  schema: ref('schemas', 'PublicResourceId'),
-                },
-              ],
-            }
-          : {}),
+        ...(parameters.length > 0 ? { parameters } : {}),
         responses: {
           '200': {
             description: operation.responseDescription,
             headers: RATE_LIMIT_RESPONSE_HEADERS,
             content: { 'application/json': { schema: ref('schemas', schemaIdOf(operation.response)) } },
           },
-          ...(hasResourceId ? { '404': ref('responses', 'ResourceNotFound') } : {}),
+          ...(parameters.length > 0 ? { '404': ref('responses', 'ResourceNotFound') } : {}),
           '429': ref('responses', 'TooManyRequests'),
           '503': ref('responses', 'ServiceUnavailable'),
         },
@@ -149,7 +148,7 @@ export function buildOpenApiDocument(site: Site): JsonObject {
       },
       responses: {
         ResourceNotFound: {
-          description: `No public resource has this id (\`agent_resource_not_found\`): list ${API_BASE_PATH}/resources and retry with a returned id.`,
+          description: `No public resource has this id (\`agent_resource_not_found\`): list ${operationPath('listPublicResources')} and retry with a returned id.`,
           content: problemContent('agent_resource_not_found'),
         },
         TooManyRequests: {

@@ -4,6 +4,7 @@
  */
 import { stringify as toYaml } from 'yaml'
 import { CONTRACT_VERSION, MCP_PROTOCOL_VERSION, PRODUCT_NAME, PUBLIC_RESOURCE_IDS, QUOTA } from '../contract/constants.ts'
+import { mcpToolNames } from '../contract/operations.ts'
 import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import { CONTENT_TYPES } from '../http/headers.ts'
 import { SITE_PAGES } from '../pages/site-pages.ts'
@@ -76,7 +77,7 @@ export function buildLlmsTxt(site: Site): string {
     '## Instructions for agents',
     '',
     `- Ask REST for JSON: start at ${urls.capabilities}, then ${urls.resources}. Or connect an MCP client to ${urls.mcp}`,
-    `  (tools ${config.serviceName}.get_public_capabilities, ${config.serviceName}.list_public_resources, ${config.serviceName}.read_public_resource).`,
+    `  (tools ${mcpToolNames(config.serviceName).join(', ')}).`,
     `- In a browser with WebMCP, every page registers tools for an agent acting for the visitor: ${webMcp.scripted.join(', ')}`,
     `  (${signupFormPages(pages)
       .map((key) => urls.page(key))

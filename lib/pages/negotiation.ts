@@ -4,21 +4,9 @@
  * path that names no page gets the Markdown 404. proxy.ts applies this on Next (and Vercel), and
  * npm start applies the same function to the same requests.
  */
-import { MCP_PATH } from '../contract/constants.ts'
-import { PROBLEMS_PATH } from '../discovery/document-paths.ts'
 import { prefersMarkdown } from '../http/negotiate.ts'
-import { NOT_FOUND_TWIN, pageAtPath, TWIN_ROUTE_BASE, type TwinKey } from './site-pages.ts'
-
-/** Where pages never are: the APIs, MCP, problem types, the twins themselves and Next's assets. */
-const NOT_PAGES = ['/api', MCP_PATH, PROBLEMS_PATH, TWIN_ROUTE_BASE, '/_next']
-
-/** Page paths are `/` or non-empty segments without a dot and without a trailing slash. */
-const PAGE_SHAPED = /^\/(?:[^/.]+(?:\/[^/.]+)*)?$/
-
-/** A path that is, or could have been, a page: page-shaped and outside the trees above. */
-export function isPagePath(pathname: string): boolean {
-  return PAGE_SHAPED.test(pathname) && !NOT_PAGES.some((base) => pathname === base || pathname.startsWith(`${base}/`))
-}
+import { isPagePath } from './page-paths.ts'
+import { NOT_FOUND_TWIN, pageAtPath, type TwinKey } from './site-pages.ts'
 
 /** The twin that answers this request, or null when the HTML page (or whatever else is there) answers. */
 export function negotiatedTwin(pathname: string, accept: string | null): TwinKey | null {

@@ -1,25 +1,15 @@
 /**
  * Each prerendered page's Content-Security-Policy, added to the build after Next has rendered it:
- * the policy names the page's inline scripts by hash, which exist only once the HTML does. Next and
- * Vercel take response headers from `.next/routes-manifest.json` (where next.config.ts headers() went
- * at build time), so the policy goes there, next to the page's other headers; npm start computes the
- * same policy from the same HTML (lib/server/static-output.ts).
+ * the policy names the page's inline scripts by hash, which exist only once the HTML does. Next,
+ * Vercel and npm start take response headers from `.next/routes-manifest.json` (where next.config.ts
+ * headers() went at build time), so the policy goes there, next to the page's other headers.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pageContentSecurityPolicy } from '../http/security-headers.ts'
 import type { Site } from '../site.ts'
+import { NOT_FOUND_ROUTE, PAGE_PATHS_SOURCE } from './page-paths.ts'
 import { SITE_PAGES } from './site-pages.ts'
-
-/**
- * The header rule of paths answered with the 404 page: page-shaped (no dot), outside the agent API,
- * MCP, Next's files, the well-known documents, the problem pages and the twin route, which answer
- * for themselves.
- */
-export const NOT_FOUND_PAGE_PATHS = '/:path((?!api/|api$|mcp/|mcp$|_next/|\\.well-known/|problems/|md/)[^.]*)'
-
-/** Where Next prerenders app/not-found.tsx. */
-const NOT_FOUND_ROUTE = '/_not-found'
 
 interface RoutesManifest {
   headers: Array<{ source: string; headers: Array<{ key: string; value: string }> }>
@@ -33,7 +23,7 @@ export function prerenderedHtmlPath(distDir: string, pagePath: string): string {
 export function addPageContentSecurityPolicies(distDir: string, site: Site): void {
   const manifestPath = path.join(distDir, 'routes-manifest.json')
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as RoutesManifest
-  const rules = [...SITE_PAGES.map((page) => ({ source: page.path, html: page.path })), { source: NOT_FOUND_PAGE_PATHS, html: NOT_FOUND_ROUTE }]
+  const rules = [...SITE_PAGES.map((page) => ({ source: page.path, html: page.path })), { source: PAGE_PATHS_SOURCE, html: NOT_FOUND_ROUTE }]
   for (const { source, html } of rules) {
     const entry = manifest.headers.find((candidate) => candidate.source === source)
     if (!entry) throw new Error(`${manifestPath} has no headers for ${source}: next.config.ts headers() must list it`)

@@ -1,8 +1,8 @@
 /**
  * The per-request routes `npm start` answers itself, without Next's request pipeline: the agent API
- * and MCP, with the very handlers their app/ route files export (lib/agent-routes.ts). Everything prerendered is served
- * from the build output (./static-output.ts); the rest (assets, the 404 page, the Flags Explorer)
- * goes to Next.
+ * and MCP, with the very handlers their app/ route files export (lib/agent-routes.ts). Everything
+ * prerendered, the 404 pages included, is served from the build output (./static-output.ts); the rest
+ * (assets, the Flags Explorer) goes to Next.
  */
 import { handleAgentRestRequest, handleMcpRequest } from '../agent-routes.ts'
 import { API_BASE_PATH, MCP_PATH } from '../contract/constants.ts'

@@ -1,26 +1,35 @@
 /**
  * The build's prerendered output as `npm start` serves it, the way a CDN serves Vercel's: every
  * prerendered page, Markdown twin, document and problem page is read once at start from `.next`
- * (the prerender manifest lists them, so nothing here repeats app/'s routes), given the headers Next
- * and Vercel send for it, compressed once, and answered from memory with ETag/304 and HEAD.
+ * (the prerender manifest lists them, so nothing here repeats app/'s routes), given the headers the
+ * build states for its URL (the routes manifest's header rules, ./header-rules.ts, then the route's
+ * own headers from its `.meta`, as Next applies them), compressed once, and answered from memory with
+ * ETag/304 and HEAD. Nothing here knows what a page's headers are.
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from '../http/compression.ts'
 import { ifNoneMatchMatches } from '../http/conditional.ts'
-import { CACHE_CONTROL, CONTENT_TYPES, READ_METHODS, type HeaderList } from '../http/headers.ts'
-import { PAGE_SECURITY_HEADERS, pageContentSecurityPolicy } from '../http/security-headers.ts'
+import { CONTENT_TYPES, READ_METHODS, type HeaderList } from '../http/headers.ts'
 import { weakEtag } from '../http/static-response.ts'
-import { isPagePath, negotiatedTwin } from '../pages/negotiation.ts'
-import { pageHeaders } from '../pages/page-headers.ts'
-import { NOT_FOUND_TWIN, pageAtPath, SITE_PAGES, twinRoutePath } from '../pages/site-pages.ts'
-import type { Site } from '../site.ts'
+import { negotiatedTwin } from '../pages/negotiation.ts'
+import { isPagePath, NOT_FOUND_ROUTE } from '../pages/page-paths.ts'
+import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from '../pages/site-pages.ts'
+import { HeaderRules, type RuleRequest } from './header-rules.ts'
 
 export interface StaticEntry {
   status: number
   /** Every header but Content-Length and Content-Encoding, with `Vary: Accept-Encoding` when compressed. */
   headers: HeaderList
   etag: string | null
+  identity: Buffer
+  encoded: EncodedBodies | null
+}
+
+/** A prerendered route's body, status and own headers, before the header rules of the URL it answers. */
+interface StaticBody {
+  status: number
+  headers: Array<[string, string]>
   identity: Buffer
   encoded: EncodedBodies | null
 }
@@ -34,13 +43,14 @@ interface RouteMeta {
   headers?: Record<string, string | string[]>
 }
 
-/** Where Next prerenders app/not-found.tsx, the HTML answer for paths that name nothing. */
-const NOT_FOUND_ROUTE = '/_not-found'
-
 /** Next's own bookkeeping headers of a prerendered entry, which Vercel does not send either. */
 const NEXT_INTERNAL_HEADER = /^x-next(?:js)?-/
 
-function readEntry(appDir: string, route: string, site: Site): StaticEntry | null {
+/**
+ * A route handler's output is `<route>.body` with its headers in `.meta`; a page's is `<route>.html`,
+ * sent as HTML with a validator of its bytes (Next and Vercel send their own).
+ */
+function readBody(appDir: string, route: string): StaticBody | null {
   const base = path.join(appDir, route === '/' ? 'index' : route.slice(1))
   let meta: RouteMeta
   try {
@@ -48,65 +58,86 @@ function readEntry(appDir: string, route: string, site: Site): StaticEntry | nul
   } catch {
     return null
   }
-  const page = pageAtPath(route)
-  let body: Buffer
-  let headers: Array<[string, string]>
-  if (page || route === NOT_FOUND_ROUTE) {
-    body = readFileSync(`${base}.html`)
-    const shared: HeaderList = [
-      ...(page ? pageHeaders(site, page.key) : [['Cache-Control', CACHE_CONTROL.notFound] as const]),
-      ...PAGE_SECURITY_HEADERS,
-      ['Content-Security-Policy', pageContentSecurityPolicy(body.toString('utf8'), site.config.baseUrl)],
-    ]
-    headers = [['Content-Type', CONTENT_TYPES.html], ...shared.map(([name, value]): [string, string] => [name, value]), ['ETag', weakEtag(body)]]
-  } else {
-    try {
-      body = readFileSync(`${base}.body`)
-    } catch {
-      return null
-    }
-    headers = Object.entries(meta.headers ?? {})
-      .filter(([name]) => !NEXT_INTERNAL_HEADER.test(name))
-      .flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((item): [string, string] => [name, item]))
-  }
-  return compressed(route === NOT_FOUND_ROUTE ? 404 : (meta.status ?? 200), headers, body)
+  const own = Object.entries(meta.headers ?? {})
+    .filter(([name]) => !NEXT_INTERNAL_HEADER.test(name))
+    .flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((item): [string, string] => [name, item]))
+  const routeBody = readIfExists(`${base}.body`)
+  const html = routeBody ? null : readIfExists(`${base}.html`)
+  const identity = routeBody ?? html
+  if (!identity) return null
+  const headers: Array<[string, string]> = html ? [['Content-Type', CONTENT_TYPES.html], ['ETag', weakEtag(html)], ...own] : own
+  return { status: meta.status ?? 200, headers, identity, encoded: encodeBody(identity) }
 }
 
-function compressed(status: number, headers: Array<[string, string]>, identity: Buffer): StaticEntry {
+function readIfExists(file: string): Buffer | null {
+  try {
+    return readFileSync(file)
+  } catch {
+    return null
+  }
+}
+
+/** The answer of a body at a URL: the URL's rule headers, then the body's own, which replace same-named ones. */
+function entryAt(body: StaticBody, ruleHeaders: ReadonlyArray<[string, string]>): StaticEntry {
+  const own = new Set(body.headers.map(([name]) => name.toLowerCase()))
+  const headers: Array<[string, string]> = [...ruleHeaders.filter(([name]) => !own.has(name.toLowerCase())), ...body.headers]
   const etag = headers.find(([name]) => name.toLowerCase() === 'etag')?.[1] ?? null
-  const encoded = encodeBody(identity)
-  if (!encoded) return { status, headers, etag, identity, encoded }
+  if (!body.encoded) return { status: body.status, headers, etag, identity: body.identity, encoded: null }
   const vary = headers.find(([name]) => name.toLowerCase() === 'vary')
   const withVary: Array<[string, string]> = vary
     ? headers.map(([name, value]) => (name === vary[0] ? [name, varyOnEncoding(value)] : [name, value]))
     : [...headers, ['Vary', varyOnEncoding(null)]]
-  return { status, headers: withVary, etag, identity, encoded }
+  return { status: body.status, headers: withVary, etag, identity: body.identity, encoded: body.encoded }
 }
 
-export class StaticOutput {
-  private readonly entries: Map<string, StaticEntry>
-  /** `/pricing.md` → the twin route: the same rewrites next.config.ts declares. */
-  private readonly markdownPaths: Map<string, string>
+/** Next keeps app/ folders whose name starts with `_` private: their output answers no URL of its own. */
+const isPrivateRoute = (route: string) => route.startsWith('/_')
 
-  constructor(entries: Map<string, StaticEntry>) {
-    this.entries = entries
-    this.markdownPaths = new Map(SITE_PAGES.map((page) => [page.markdownPath, twinRoutePath(page.key)]))
+export class StaticOutput {
+  /** Request path → the answer, for every URL known at start: the routes themselves and the `.md` URLs. */
+  private readonly byPath = new Map<string, StaticEntry>()
+  /** A page path asked for as Markdown → its twin with the page path's rule headers, as proxy.ts rewrites it. */
+  private readonly negotiated = new Map<string, StaticEntry>()
+  private readonly notFoundHtml: StaticBody | null
+  private readonly notFoundMarkdown: StaticBody | null
+  private readonly bodies: Map<string, StaticBody>
+  private readonly rules: HeaderRules
+
+  constructor(bodies: Map<string, StaticBody>, rules: HeaderRules) {
+    this.bodies = bodies
+    this.rules = rules
+    this.notFoundHtml = bodies.get(NOT_FOUND_ROUTE) ?? null
+    this.notFoundMarkdown = bodies.get(twinRoutePath(NOT_FOUND_TWIN)) ?? null
+    for (const [route, body] of bodies) if (!isPrivateRoute(route)) this.precompute(this.byPath, route, body)
+    // `/pricing.md` → the twin route: the same rewrites next.config.ts declares.
+    for (const page of SITE_PAGES) {
+      const twin = bodies.get(twinRoutePath(page.key))
+      if (!twin) continue
+      this.precompute(this.byPath, page.markdownPath, twin)
+      this.precompute(this.negotiated, page.path, twin)
+    }
   }
 
-  /** Every prerendered route of the build at `distDir`. */
-  static load(distDir: string, site: Site): StaticOutput {
+  private precompute(into: Map<string, StaticEntry>, pathname: string, body: StaticBody): void {
+    const ruleHeaders = this.rules.forPath(pathname)
+    // Headers that depend on the request are applied per request (see match).
+    if (ruleHeaders) into.set(pathname, entryAt(body, ruleHeaders))
+  }
+
+  /** Every prerendered route of the build at `distDir`, with the build's header rules. */
+  static load(distDir: string): StaticOutput {
     const manifest = JSON.parse(readFileSync(path.join(distDir, 'prerender-manifest.json'), 'utf8')) as PrerenderManifest
     const appDir = path.join(distDir, 'server', 'app')
-    const entries = new Map<string, StaticEntry>()
+    const bodies = new Map<string, StaticBody>()
     for (const route of Object.keys(manifest.routes)) {
-      const entry = readEntry(appDir, route, site)
-      if (entry) entries.set(route, entry)
+      const body = readBody(appDir, route)
+      if (body) bodies.set(route, body)
     }
-    return new StaticOutput(entries)
+    return new StaticOutput(bodies, HeaderRules.load(distDir))
   }
 
   get paths(): string[] {
-    return [...this.entries.keys()]
+    return [...this.byPath.keys()]
   }
 
   /**
@@ -115,13 +146,34 @@ export class StaticOutput {
    * URL that nothing serves, else the prerendered route at that path, the HTML 404 for a page path
    * that names no page, or null (Next answers: assets, the Flags Explorer).
    */
-  match(pathname: string, accept: string | null): StaticEntry | null {
-    const twin = negotiatedTwin(pathname, accept)
-    if (twin) return this.entries.get(twinRoutePath(twin)) ?? null
-    const direct = this.entries.get(this.markdownPaths.get(pathname) ?? pathname)
+  match(pathname: string, request: RuleRequest): StaticEntry | null {
+    const accept = request.headers.accept
+    const twin = negotiatedTwin(pathname, Array.isArray(accept) ? accept.join(', ') : (accept ?? null))
+    if (twin) {
+      return twin === NOT_FOUND_TWIN
+        ? this.answerAt(pathname, this.notFoundMarkdown, request)
+        : this.known(this.negotiated, pathname, twinRoutePath(twin), request)
+    }
+    const direct = this.byPath.get(pathname)
     if (direct) return direct
-    if (pathname.endsWith('.md')) return this.entries.get(twinRoutePath(NOT_FOUND_TWIN)) ?? null
-    return isPagePath(pathname) ? (this.entries.get(NOT_FOUND_ROUTE) ?? null) : null
+    const body = this.bodies.get(pathname)
+    if (body && !isPrivateRoute(pathname)) return this.answerAt(pathname, body, request)
+    if (pathname.endsWith('.md')) return this.answerAt(pathname, this.bodyOfMarkdownPath(pathname) ?? this.notFoundMarkdown, request)
+    return isPagePath(pathname) ? this.answerAt(pathname, this.notFoundHtml, request) : null
+  }
+
+  private known(into: Map<string, StaticEntry>, pathname: string, route: string, request: RuleRequest): StaticEntry | null {
+    return into.get(pathname) ?? this.answerAt(pathname, this.bodies.get(route) ?? null, request)
+  }
+
+  private bodyOfMarkdownPath(pathname: string): StaticBody | null {
+    const page = SITE_PAGES.find((candidate) => candidate.markdownPath === pathname)
+    return page ? (this.bodies.get(twinRoutePath(page.key)) ?? null) : null
+  }
+
+  /** A body at a URL whose headers were not computed at start (a path that names nothing, or rules with conditions). */
+  private answerAt(pathname: string, body: StaticBody | null, request: RuleRequest): StaticEntry | null {
+    return body ? entryAt(body, this.rules.forRequest(pathname, request)) : null
   }
 }
 

@@ -135,6 +135,22 @@ describe('content/', () => {
       (s: string) => s.replace('refilled at\n{{quota_refill_per_second}} per second', 'refilled at\n3 per second'),
       'content/developers.md:105: "3 per second" says 3 where the contract has 2; write {{quota_refill_per_second}}',
     ],
+    // A contract name written by hand (a tool, an API path, an operation id beside its request) must be the contract's.
+    [
+      'content/developers.md',
+      (s: string) => s.replace('`{{service}}.list_public_resources` (no arguments)', '`{{service}}.list_resources` (no arguments)'),
+      'content/developers.md:57: {{service}}.list_resources is not a tool of this server; its tools are get_public_capabilities, list_public_resources, read_public_resource',
+    ],
+    [
+      'content/resources/developer-resources.md',
+      (s: string) => s.replace('{{base_url}}/api/agent/v1/capabilities', '{{base_url}}/api/agent/v1/capability'),
+      'content/resources/developer-resources.md:16: /api/agent/v1/capability is not a path of the agent API; its operations are /api/agent/v1/health, /api/agent/v1/capabilities, /api/agent/v1/resources, /api/agent/v1/resources/{resourceId}',
+    ],
+    [
+      'content/developers.md',
+      (s: string) => s.replace('| `getAgentHealth` |', '| `getHealth` |'),
+      'content/developers.md:32: the operation at GET /api/agent/v1/health is getAgentHealth, not getHealth',
+    ],
     [
       'content/pages/login.md',
       (s: string) => s.replace(/^---\n/, ''),

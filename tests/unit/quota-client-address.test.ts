@@ -22,12 +22,26 @@ describe('IP address parsing', () => {
     expect(canonicalIpAddress(input)).toBe(expected)
   })
 
-  it.each(['', 'unknown', '256.1.1.1', '1.2.3', '1.2.3.4.5', '2001:db8::1::2', '12345::', 'g::1', '[2001:db8::1', 'example.com', '1.2.3.4, 5.6.7.8'])(
-    'rejects %j',
-    (input) => {
-      expect(parseIpAddress(input)).toBeNull()
-    },
-  )
+  it.each([
+    '',
+    'unknown',
+    '256.1.1.1',
+    '1.2.3',
+    '1.2.3.4.5',
+    '2001:db8::1::2',
+    '12345::',
+    'g::1',
+    '[2001:db8::1',
+    'example.com',
+    '1.2.3.4, 5.6.7.8',
+    // Legacy IPv4 forms that inet_aton (and ipaddr.js's own parser) would read as an address: no proxy writes them.
+    '127.1',
+    '0x7f.0.0.1',
+    '0177.0.0.1',
+    '2130706433',
+  ])('rejects %j', (input) => {
+    expect(parseIpAddress(input)).toBeNull()
+  })
 })
 
 describe('CIDR ranges', () => {
@@ -40,12 +54,21 @@ describe('CIDR ranges', () => {
     expect(parseCidr('::ffff:10.0.0.0/104')?.text).toBe('10.0.0.0/8')
   })
 
-  it.each(['10.0.0.0/33', '2001:db8::/129', '10.0.0.0/-1', '10.0.0.0/', 'loopback', '10.0.0.0/8/8', '[::1]', '10.0.0.0/ 8'])(
-    'rejects %j',
-    (input) => {
-      expect(parseCidr(input)).toBeNull()
-    },
-  )
+  it.each([
+    '10.0.0.0/33',
+    '2001:db8::/129',
+    '10.0.0.0/-1',
+    '10.0.0.0/',
+    'loopback',
+    '10.0.0.0/8/8',
+    '[::1]',
+    '10.0.0.0/ 8',
+    '10.1/16',
+    '::ffff:10.0.0.0/95',
+    '10.0.0.1:80',
+  ])('rejects %j', (input) => {
+    expect(parseCidr(input)).toBeNull()
+  })
 
   it('matches addresses inside the range only, IPv4 and IPv6 apart', () => {
     const v4 = parseCidr('192.168.0.0/16')!
