@@ -139,7 +139,7 @@ describe('content/', () => {
     [
       'content/developers.md',
       (s: string) => s.replace('`{{service}}.list_public_resources` (no arguments)', '`{{service}}.list_resources` (no arguments)'),
-      'content/developers.md:57: {{service}}.list_resources is not a tool of this server; its tools are get_public_capabilities, list_public_resources, read_public_resource',
+      'content/developers.md:58: {{service}}.list_resources is not a tool of this server; its tools are get_public_capabilities, list_public_resources, read_public_resource',
     ],
     [
       'content/resources/developer-resources.md',
@@ -149,7 +149,7 @@ describe('content/', () => {
     [
       'content/developers.md',
       (s: string) => s.replace('| `getAgentHealth` |', '| `getHealth` |'),
-      'content/developers.md:32: the operation at GET /api/agent/v1/health is getAgentHealth, not getHealth',
+      'content/developers.md:33: the operation at GET /api/agent/v1/health is getAgentHealth, not getHealth',
     ],
     [
       'content/pages/login.md',
