@@ -1,11 +1,12 @@
 import type { NextConfig } from 'next'
 import { writeBuildRecord } from './lib/build-record.ts'
 import { exitOnConfigError, loadEnvFiles } from './lib/env-files.ts'
-import { CACHE_CONTROL, type HeaderList } from './lib/http/headers.ts'
+import { CACHE_CONTROL } from './lib/http/headers.ts'
+import type { HeaderList } from './lib/http/header-list.ts'
 import { PAGE_SECURITY_HEADERS, RESOURCE_SECURITY_HEADERS, siteWideHeaders } from './lib/http/security-headers.ts'
-import { PAGE_PATHS_SOURCE } from './lib/pages/page-paths.ts'
+import { PAGE_PATHS_SOURCE } from './lib/routes/page-paths.ts'
 import { pageHeaders } from './lib/pages/page-headers.ts'
-import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/pages/site-pages.ts'
+import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/routes/site-pages.ts'
 import { getSite } from './lib/site.ts'
 
 // Read at build time: every page and document is prerendered with this deployment's settings (a
@@ -52,7 +53,7 @@ const nextConfig: NextConfig = {
       { source: page.markdownPath, headers: list([...pageHeaders(site, page.key), ...RESOURCE_SECURITY_HEADERS]) },
     ])
     const siteWide = siteWideHeaders(site.config)
-    // Page paths that name no page get the 404 page (lib/pages/page-paths.ts): its cache policy and the
+    // Page paths that name no page get the 404 page (lib/routes/page-paths.ts): its cache policy and the
     // page set here, its CSP after the build. First, so that the rules of the pages (same header
     // names) come after it and win. Next itself answers its 404 with `private, no-store` instead.
     const notFound = { source: PAGE_PATHS_SOURCE, headers: list([['Cache-Control', CACHE_CONTROL.notFound], ...PAGE_SECURITY_HEADERS]) }

@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server'
 import { isCorsPreflight, staticPreflightResponse } from '@/lib/http/cors.ts'
 import { negotiatedTwin } from '@/lib/pages/negotiation.ts'
-import { twinRoutePath } from '@/lib/pages/site-pages.ts'
+import { twinRoutePath } from '@/lib/routes/site-pages.ts'
 
 /**
  * Two jobs on prerendered paths, which take only GET and HEAD: answer CORS preflights, and rewrite a
@@ -16,7 +16,7 @@ export function proxy(request: NextRequest) {
 // Only requests naming text/markdown (in any case) in Accept, and preflights, reach the proxy: browsers
 // and the agent API (which answers its own preflights) never pay for it. Next reads this statically, so
 // it is written out: it is a cheap filter, not the list of pages (negotiatedTwin decides that, from
-// lib/pages/page-paths.ts); it only keeps out the routes that answer their own preflights.
+// lib/routes/page-paths.ts); it only keeps out the routes that answer their own preflights.
 export const config = {
   matcher: [
     { source: '/((?!api/|mcp$|_next/).*)', has: [{ type: 'header', key: 'accept', value: '.*[Tt][Ee][Xx][Tt]/[Mm][Aa][Rr][Kk][Dd][Oo][Ww][Nn].*' }] },

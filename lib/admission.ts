@@ -6,7 +6,7 @@
  */
 import { isClientAddressResolvedByServer, readClientAddress, type ClientAddressSource } from './client-address.ts'
 import { getConfig } from './env.ts'
-import type { HeaderList } from './http/headers.ts'
+import type { HeaderList } from './http/header-list.ts'
 import { quotaBucketKey } from './net/ip-address.ts'
 import { quotaHeaders } from './quota/quota-headers.ts'
 import { getQuota, type Quota, type QuotaStoreUsed } from './quota/quota.ts'

@@ -7,7 +7,7 @@
 import { CONTRACT_TEMPLATE_VALUES } from './content/contract-values.ts'
 import { getContent, loadContent, type SiteContent, type TemplateValues } from './content/load.ts'
 import { getConfig, type SiteConfig } from './env.ts'
-import { buildSiteUrls, type SiteUrls } from './site-urls.ts'
+import { buildSiteUrls, type SiteUrls } from './routes/site-urls.ts'
 
 export interface Site {
   config: SiteConfig

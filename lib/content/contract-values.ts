@@ -16,8 +16,8 @@ import {
   VERSIONING_POLICY,
 } from '../contract/constants.ts'
 import { AGENT_OPERATIONS, OPERATION_PATH_TEMPLATES, operationPath, pathParameterNames, TOOL_OPERATIONS } from '../contract/operations.ts'
-import { applicationErrorCode, HEADER_MISMATCH, MCP_CACHE_HINTS, MCP_MAX_BATCH_MESSAGES, MCP_MAX_BODY_BYTES } from '../mcp/protocol.ts'
-import { RATE_LIMIT_POLICY_VALUE } from '../quota/quota-headers.ts'
+import { applicationErrorCode, HEADER_MISMATCH, MCP_CACHE_HINTS, MCP_MAX_BATCH_MESSAGES, MCP_MAX_BODY_BYTES } from '../contract/constants.ts'
+import { RATE_LIMIT_POLICY_VALUE } from '../contract/constants.ts'
 
 const MEBIBYTE = 1024 * 1024
 const codeList = (values: readonly string[]): string => values.map((value) => `\`${value}\``).join(', ')

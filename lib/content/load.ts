@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { z } from 'zod'
 import { PUBLIC_RESOURCE_IDS, type PublicResourceId } from '../contract/constants.ts'
-import { SKILL_NAME } from '../discovery/document-paths.ts'
+import { SKILL_NAME } from '../routes/document-paths.ts'
 import { contentReloadsOnEdit } from '../env.ts'
 import { CONTRACT_TEMPLATE_VALUES, contractContradictions, type ContractPlaceholder } from './contract-values.ts'
 import {
@@ -91,7 +91,7 @@ export function loadContent(root: string = process.cwd()): SiteContent {
     pricing: read(CONTENT_FILES.pricing, PricingFrontmatterSchema),
     contact: read(CONTENT_FILES.contact, ContactFrontmatterSchema),
     login: read(CONTENT_FILES.login, LoginFrontmatterSchema),
-    // The skill is served under its name (lib/discovery/document-paths.ts): another name is an error at that line.
+    // The skill is served under its name (lib/routes/document-paths.ts): another name is an error at that line.
     skill: read(
       CONTENT_FILES.skill,
       SkillFrontmatterSchema.superRefine((data, context) => {

@@ -77,3 +77,21 @@ export const DEFAULT_DISABLED_RETRY_AFTER_SECONDS = 300
 export const DEFAULT_SERVICE_NAME = 'service'
 /** Search and grounding yes, training no: the site's default Content Signals. */
 export const DEFAULT_CONTENT_SIGNAL = 'search=yes, ai-input=yes, ai-train=no'
+
+/** The `RateLimit-Policy` value, `"public-agent-rest";q=120;w=60;burst=30`: an sf-string name, lower-case Integer parameters. */
+export const RATE_LIMIT_POLICY_VALUE = `"${QUOTA.policyName}";q=${QUOTA.requestsPerWindow};w=${QUOTA.windowSeconds};burst=${QUOTA.burst}`
+
+// POST /mcp's contract numbers (decisions.md).
+/** MCP `HeaderMismatch`: the SDK answers it but exports no constant for it. */
+export const HEADER_MISMATCH = -32020
+/** Application error codes live outside -32768…-32000: -31000 minus the HTTP status (decisions.md). */
+export const applicationErrorCode = (httpStatus: number): number => -31000 - httpStatus
+/** Largest accepted request body; a larger one is answered 413 before it is parsed. */
+export const MCP_MAX_BODY_BYTES = 2 * 1024 * 1024
+/** Largest accepted JSON-RPC batch (legacy 2025-03-26 clients only). */
+export const MCP_MAX_BATCH_MESSAGES = 20
+/** Caching hints of the cacheable results (standards.md open choice 17). */
+export const MCP_CACHE_HINTS = {
+  discover: { ttlMs: 3_600_000, cacheScope: 'public' },
+  listsAndReads: { ttlMs: 300_000, cacheScope: 'public' },
+} as const

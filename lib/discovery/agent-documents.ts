@@ -12,7 +12,7 @@ import { CONTENT_TYPES } from '../http/headers.ts'
 import { buildMcpServerIdentity } from '../mcp/identity.ts'
 import { renderPageBody } from '../pages/page-markdown.ts'
 import { buildPageModels } from '../pages/page-model.ts'
-import { SITE_PAGES, type PageKey } from '../pages/site-pages.ts'
+import { SITE_PAGES, type PageKey } from '../routes/site-pages.ts'
 import type { Site } from '../site.ts'
 import { MCP_SERVER_DESCRIPTION } from './mcp-documents.ts'
 

@@ -4,7 +4,7 @@
  * each document with this media type; llms.txt and sitemap.md describe each document with these words.
  */
 import { CONTENT_TYPES } from '../http/headers.ts'
-import type { DocumentName } from './document-paths.ts'
+import type { DocumentName } from '../routes/document-paths.ts'
 
 export interface DocumentInfo {
   /** The `Content-Type` the document is served with. */

@@ -1,15 +1,16 @@
 /**
- * Every discovery document's media type and body (paths: ./document-paths.ts). Each has a one-line
+ * Every discovery document's media type and body (paths: lib/routes/document-paths.ts). Each has a one-line
  * static route under app/ (Next prerenders it at build time) that answers with `documentResponse`:
  * CORS for any origin, a weak ETag and the documents' cache policy. Documents never spend the agent
  * quota and stay readable while `public_agent_access` is off.
  */
 import type { ProblemCode } from '../contract/problems.ts'
-import { CACHE_CONTROL, CONTENT_TYPES, CORS_HEADERS, type HeaderList } from '../http/headers.ts'
+import { CACHE_CONTROL, CONTENT_TYPES, CORS_HEADERS } from '../http/headers.ts'
+import type { HeaderList } from '../http/header-list.ts'
 import { RESOURCE_SECURITY_HEADERS } from '../http/security-headers.ts'
 import { staticResponse } from '../http/static-response.ts'
 import { getSite, type Site } from '../site.ts'
-import type { DocumentName } from './document-paths.ts'
+import type { DocumentName } from '../routes/document-paths.ts'
 import {
   buildMcpClientConfiguration,
   buildMcpManifest,

@@ -7,12 +7,12 @@ import { CONTRACT_VERSION, MCP_PROTOCOL_VERSION, PRODUCT_NAME, PUBLIC_RESOURCE_I
 import { mcpToolNames } from '../contract/operations.ts'
 import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import { CONTENT_TYPES } from '../http/headers.ts'
-import { SITE_PAGES } from '../pages/site-pages.ts'
+import { SITE_PAGES } from '../routes/site-pages.ts'
 import type { Site } from '../site.ts'
 import { buildPageModels } from '../pages/page-model.ts'
 import { buildWebMcpPageTools, signupFormPages, webMcpToolNames } from '../webmcp/page-tools.ts'
 import { DOCUMENT_INFO } from './document-index.ts'
-import { DOCUMENT_PATHS, type DocumentName } from './document-paths.ts'
+import { DOCUMENT_PATHS, type DocumentName } from '../routes/document-paths.ts'
 
 /** A document or API answer listed for agents: a Markdown link when it is Markdown, else its URL and media type. */
 interface Listed {

@@ -4,7 +4,8 @@
  * CORS-safelisted). The agent API answers its preflights itself; proxy.ts and npm start answer those
  * of the pages and documents, whose prerendered routes take GET and HEAD only.
  */
-import { CORS_HEADERS, READ_METHODS, type HeaderList } from './headers.ts'
+import { CORS_HEADERS, READ_METHODS } from './headers.ts'
+import type { HeaderList } from './header-list.ts'
 
 export const PREFLIGHT_HEADERS: HeaderList = [
   ['Access-Control-Allow-Methods', READ_METHODS],

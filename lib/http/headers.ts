@@ -3,9 +3,8 @@
  * version, CORS for any origin (decisions.md) and the caching rules of API answers.
  */
 import { API_VERSION_HEADER, CONTRACT_VERSION, RATE_LIMIT_HEADER_NAMES } from '../contract/constants.ts'
+import type { HeaderList } from './header-list.ts'
 import { RESOURCE_SECURITY_HEADERS } from './security-headers.ts'
-
-export type HeaderList = ReadonlyArray<readonly [string, string]>
 
 /** The `Allow` value of everything read-only: the agent API, the pages and the documents. */
 export const READ_METHODS = 'GET, HEAD'

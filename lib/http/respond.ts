@@ -6,7 +6,8 @@
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import type { ProblemDetails } from '../contract/schemas.ts'
 import { areAnswersCompressedHere, chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from './compression.ts'
-import { API_HEADERS, CONTENT_TYPES, type HeaderList } from './headers.ts'
+import { API_HEADERS, CONTENT_TYPES } from './headers.ts'
+import type { HeaderList } from './header-list.ts'
 
 const encoder = new TextEncoder()
 

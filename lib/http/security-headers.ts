@@ -6,7 +6,7 @@
  * render: it gets the API set, `default-src 'none'` and no framing, while CORS keeps it readable.
  */
 import { createHash } from 'node:crypto'
-import type { HeaderList } from './headers.ts'
+import type { HeaderList } from './header-list.ts'
 
 /** Two years, the preload list's expectation; no includeSubDomains: other hosts of the domain are not ours to pin. */
 const HSTS = 'max-age=63072000'

@@ -4,7 +4,7 @@
  * weak ETag of its bytes; weak, because a server may compress the body (RFC 9110 §8.8.1).
  */
 import { createHash } from 'node:crypto'
-import type { HeaderList } from './headers.ts'
+import type { HeaderList } from './header-list.ts'
 
 export function weakEtag(bytes: Uint8Array | string): string {
   return `W/"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`

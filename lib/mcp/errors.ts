@@ -7,8 +7,9 @@
 import { JSONRPC_VERSION, ProtocolErrorCode as Code, type InboundLadderRejection, type StandardSchemaV1 } from '@modelcontextprotocol/server'
 import { MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
-import type { HeaderList } from '../http/headers.ts'
-import { applicationErrorCode, HEADER_MISMATCH, isPlainObject, MCP_ALLOWED_METHODS, MCP_MAX_BODY_BYTES } from './protocol.ts'
+import type { HeaderList } from '../http/header-list.ts'
+import { isPlainObject, MCP_ALLOWED_METHODS } from './protocol.ts'
+import { applicationErrorCode, HEADER_MISMATCH, MCP_MAX_BODY_BYTES } from '../contract/constants.ts'
 import type { JsonObject, JsonRpcId, McpAnswer } from './protocol.ts'
 
 export type JsonRpcErrorObject = { code: number; message: string; data?: JsonObject }

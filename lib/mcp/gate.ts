@@ -11,7 +11,8 @@ import type { InboundHttpRequest, JSONRPCMessage, StandardSchemaV1Sync } from '@
 import { MCP_LEGACY_PROTOCOL_VERSIONS, MCP_PROTOCOL_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import type { McpCatalog } from './catalog.ts'
 import * as answers from './errors.ts'
-import { isPlainObject, MCP_MAX_BATCH_MESSAGES, MCP_NAME_SOURCE, readableId, type JsonObject, type JsonRpcId } from './protocol.ts'
+import { isPlainObject, MCP_NAME_SOURCE, readableId, type JsonObject, type JsonRpcId } from './protocol.ts'
+import { MCP_MAX_BATCH_MESSAGES } from '../contract/constants.ts'
 
 /** The raw values of the headers that mirror the body, as the SDK's classifier takes them. */
 export type MirroredHeaders = Pick<InboundHttpRequest, 'protocolVersionHeader' | 'mcpMethodHeader' | 'mcpNameHeader'>

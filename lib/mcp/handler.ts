@@ -8,7 +8,8 @@
  */
 import * as sdk from '@modelcontextprotocol/server'
 import { admitAgentRequest, type Admission } from '../admission.ts'
-import { API_HEADERS, CONTENT_TYPES, type HeaderList } from '../http/headers.ts'
+import { API_HEADERS, CONTENT_TYPES } from '../http/headers.ts'
+import type { HeaderList } from '../http/header-list.ts'
 import { respond } from '../http/respond.ts'
 import { perSite } from '../site.ts'
 import { getMcpCatalog } from './catalog.ts'
@@ -16,7 +17,8 @@ import * as answers from './errors.ts'
 import { dispatchMcpRequest } from './gate.ts'
 import { buildOriginPolicy, checkOrigin } from './origin.ts'
 import { createPrecomputedAnswers } from './precomputed.ts'
-import { isPlainObject, MCP_HEADERS, MCP_MAX_BODY_BYTES, readableId, type McpAnswer } from './protocol.ts'
+import { isPlainObject, MCP_HEADERS, readableId, type McpAnswer } from './protocol.ts'
+import { MCP_MAX_BODY_BYTES } from '../contract/constants.ts'
 import { createMcpEndpoint } from './server.ts'
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null)

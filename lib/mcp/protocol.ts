@@ -1,24 +1,11 @@
 /**
- * What POST /mcp adds to the SDK's vocabulary, defined once: the application codes of the contract's
- * errors, request limits, caching hints, the mirrored headers, the answer as it goes on the wire and
+ * What POST /mcp adds to the SDK's vocabulary, defined once (the contract's codes, limits and caching
+ * hints are in lib/contract/constants.ts): the mirrored headers, the answer as it goes on the wire and
  * the readings of a JSON-RPC body every module needs.
  */
-import type { HeaderList } from '../http/headers.ts'
+import type { HeaderList } from '../http/header-list.ts'
 
-/** MCP `HeaderMismatch`: the SDK answers it but exports no constant for it. */
-export const HEADER_MISMATCH = -32020
-/** Application error codes live outside -32768…-32000: -31000 minus the HTTP status (decisions.md). */
-export const applicationErrorCode = (httpStatus: number): number => -31000 - httpStatus
-/** Largest accepted request body; a larger one is answered 413 before it is parsed. */
-export const MCP_MAX_BODY_BYTES = 2 * 1024 * 1024
-/** Largest accepted JSON-RPC batch (legacy 2025-03-26 clients only). */
-export const MCP_MAX_BATCH_MESSAGES = 20
 export const MCP_ALLOWED_METHODS = 'POST'
-/** Caching hints of the cacheable results (standards.md open choice 17). */
-export const MCP_CACHE_HINTS = {
-  discover: { ttlMs: 3_600_000, cacheScope: 'public' },
-  listsAndReads: { ttlMs: 300_000, cacheScope: 'public' },
-} as const
 export const MCP_HEADERS = { protocolVersion: 'mcp-protocol-version', method: 'mcp-method', name: 'mcp-name' } as const
 /** Methods whose `Mcp-Name` header mirrors a body field (2026-07-28 transport). */
 export const MCP_NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {

@@ -11,7 +11,8 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/
 import { MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import type { McpCatalog } from './catalog.ts'
 import type { McpDispatch } from './gate.ts'
-import { MCP_CACHE_HINTS, type JsonObject, type McpAnswer } from './protocol.ts'
+import type { JsonObject, McpAnswer } from './protocol.ts'
+import { MCP_CACHE_HINTS } from '../contract/constants.ts'
 
 /**
  * A schema as McpServer registers it: the contract's JSON Schema (the one OpenAPI publishes) and a

@@ -9,7 +9,7 @@ import { staticResponse } from '../http/static-response.ts'
 import { getSite } from '../site.ts'
 import { buildPageMarkdown } from './page-markdown.ts'
 import { pageHeaders } from './page-headers.ts'
-import { NOT_FOUND_TWIN, type TwinKey } from './site-pages.ts'
+import { NOT_FOUND_TWIN, type TwinKey } from '../routes/site-pages.ts'
 
 /** About four characters per token for English prose, the rule of thumb Cloudflare's estimate follows. */
 export function estimateTokens(text: string): number {

@@ -3,8 +3,8 @@
  * site's own pages are root-relative, so a page works on whatever host serves it; the absolute
  * canonical URL of each page is in its metadata (lib/pages/page-model.ts).
  */
-import { DOCUMENT_PATHS } from '../discovery/document-paths.ts'
-import { type PageKey, SITE_PAGES, sitePage } from './site-pages.ts'
+import { DOCUMENT_PATHS } from '../routes/document-paths.ts'
+import { type PageKey, SITE_PAGES, sitePage } from '../routes/site-pages.ts'
 
 export interface NavLink {
   label: string

@@ -5,8 +5,8 @@
  * npm start applies the same function to the same requests.
  */
 import { prefersMarkdown } from '../http/negotiate.ts'
-import { isPagePath } from './page-paths.ts'
-import { NOT_FOUND_TWIN, pageAtPath, type TwinKey } from './site-pages.ts'
+import { isPagePath } from '../routes/page-paths.ts'
+import { NOT_FOUND_TWIN, pageAtPath, type TwinKey } from '../routes/site-pages.ts'
 
 /** The twin that answers this request, or null when the HTML page (or whatever else is there) answers. */
 export function negotiatedTwin(pathname: string, accept: string | null): TwinKey | null {

@@ -8,8 +8,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pageContentSecurityPolicy } from '../http/security-headers.ts'
 import type { Site } from '../site.ts'
-import { NOT_FOUND_ROUTE, PAGE_PATHS_SOURCE } from './page-paths.ts'
-import { SITE_PAGES } from './site-pages.ts'
+import { NOT_FOUND_ROUTE, PAGE_PATHS_SOURCE } from '../routes/page-paths.ts'
+import { SITE_PAGES } from '../routes/site-pages.ts'
 
 interface RoutesManifest {
   headers: Array<{ source: string; headers: Array<{ key: string; value: string }> }>

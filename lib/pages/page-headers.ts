@@ -4,10 +4,11 @@
  * (lib/http/security-headers.ts): the HTML gets the page set, the Markdown the API set. next.config.ts sets them on the HTML pages (which
  * cannot set headers themselves), the twin route sets them on the Markdown, and npm start on both.
  */
-import { CONTENT_TYPES, CACHE_CONTROL, type HeaderList } from '../http/headers.ts'
+import { CONTENT_TYPES, CACHE_CONTROL } from '../http/headers.ts'
+import type { HeaderList } from '../http/header-list.ts'
 import type { Site } from '../site.ts'
-import type { SiteUrls } from '../site-urls.ts'
-import { NOT_FOUND_TWIN, type TwinKey } from './site-pages.ts'
+import type { SiteUrls } from '../routes/site-urls.ts'
+import { NOT_FOUND_TWIN, type TwinKey } from '../routes/site-pages.ts'
 
 /** The homepage's relations (standards.md §9) come first on `/`; every page has its twin and llms.txt. */
 export function pageLinkHeader(urls: SiteUrls, key: TwinKey): string {

@@ -10,7 +10,7 @@ import { PRODUCT_NAME } from '../contract/constants.ts'
 import type { Site } from '../site.ts'
 import { buildWebMcpPageTools, webMcpToolNames } from '../webmcp/page-tools.ts'
 import { absoluteHref, getPageModels, type PageBlock, type PageLink, type PageModel, type PageModels } from './page-model.ts'
-import { NOT_FOUND_TWIN, type TwinKey } from './site-pages.ts'
+import { NOT_FOUND_TWIN, type TwinKey } from '../routes/site-pages.ts'
 
 function link(target: PageLink, baseUrl: string): string {
   const text = `[${target.label}](${target.markdownHref ?? absoluteHref(target.href, baseUrl)})`

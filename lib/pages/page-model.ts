@@ -12,7 +12,7 @@ import { fillTemplate } from '../content/load.ts'
 import { getSite, perSite, type Site } from '../site.ts'
 import { buildMcpInstallLinks } from '../discovery/mcp-documents.ts'
 import { splitSections } from './markdown.ts'
-import { NOT_FOUND_TWIN, sitePage, type PageKey, type TwinKey } from './site-pages.ts'
+import { NOT_FOUND_TWIN, sitePage, type PageKey, type TwinKey } from '../routes/site-pages.ts'
 
 /** A link on a page: root-relative within the site, or absolute (the app, `mailto:`). */
 export interface PageLink {

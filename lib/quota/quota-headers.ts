@@ -2,14 +2,11 @@
  * The five rate-limit header fields (standards §1.2–1.4) plus `Retry-After`, formatted once per
  * distinct value set and reused: an admitted request's headers cost no allocation on the hot path.
  */
-import { QUOTA, RATE_LIMIT_HEADER_NAMES } from '../contract/constants.ts'
-import type { HeaderList } from '../http/headers.ts'
+import { QUOTA, RATE_LIMIT_HEADER_NAMES, RATE_LIMIT_POLICY_VALUE } from '../contract/constants.ts'
+import type { HeaderList } from '../http/header-list.ts'
 import { BUCKET, type QuotaHeaderValues } from './token-bucket.ts'
 
 const [LIMIT_NAME, REMAINING_NAME, RESET_NAME, POLICY_NAME, RATELIMIT_NAME] = RATE_LIMIT_HEADER_NAMES
-
-/** `"public-agent-rest";q=120;w=60;burst=30`: an sf-string name, lower-case Integer parameters. */
-export const RATE_LIMIT_POLICY_VALUE = `"${QUOTA.policyName}";q=${QUOTA.requestsPerWindow};w=${QUOTA.windowSeconds};burst=${QUOTA.burst}`
 
 /** `"public-agent-rest";r=149;t=1`: the same live values as the -06 triple, as one structured field. */
 export function rateLimitFieldValue(remaining: number, reset: number): string {

@@ -7,7 +7,7 @@
 import { handleAgentRestRequest, handleMcpRequest } from '../agent-routes.ts'
 import { API_BASE_PATH, MCP_PATH } from '../contract/constants.ts'
 import type { WebHandler } from '../http/node-adapter.ts'
-import { MCP_MAX_BODY_BYTES } from '../mcp/protocol.ts'
+import { MCP_MAX_BODY_BYTES } from '../contract/constants.ts'
 
 export interface DynamicRoute {
   handler: WebHandler

@@ -5,7 +5,7 @@
  * keep answering everyone else meanwhile.
  */
 import { connect } from 'node:net'
-import { MCP_MAX_BODY_BYTES } from '../../lib/mcp/protocol.ts'
+import { MCP_MAX_BODY_BYTES } from '../../lib/contract/constants.ts'
 import { cutOffBoundMs } from '../../lib/server/server-options.ts'
 import { processRssMb } from '../proc-stats.ts'
 import { LOOPBACK } from './wire.ts'

@@ -4,8 +4,8 @@
  * previews are kept out of search indexes; a server started with other settings than its build refuses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DOCUMENT_PATHS } from '../../lib/discovery/document-paths.ts'
-import { SITE_PAGES } from '../../lib/pages/site-pages.ts'
+import { DOCUMENT_PATHS } from '../../lib/routes/document-paths.ts'
+import { SITE_PAGES } from '../../lib/routes/site-pages.ts'
 import { parseConfig } from '../../lib/env.ts'
 import { SITE_BUILDS, type SiteBuildName } from '../support/site-build.ts'
 import { startSite, type RunningSite } from '../support/site-server.ts'

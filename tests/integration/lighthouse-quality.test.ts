@@ -3,7 +3,7 @@
  * accessibility, best practices and SEO, each audit that lowers a score named in the failure.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SITE_PAGES } from '../../lib/pages/site-pages.ts'
+import { SITE_PAGES } from '../../lib/routes/site-pages.ts'
 import { categoryScores, runLighthouse, type LighthouseCategory } from '../support/lighthouse.ts'
 import { serveAtBaseUrl, type SiteAtBaseUrl } from '../support/tls-front.ts'
 

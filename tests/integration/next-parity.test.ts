@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROBLEM_CODES } from '../../lib/contract/problems.ts'
-import { DOCUMENT_PATHS } from '../../lib/discovery/document-paths.ts'
-import { SITE_PAGES } from '../../lib/pages/site-pages.ts'
+import { DOCUMENT_PATHS } from '../../lib/routes/document-paths.ts'
+import { SITE_PAGES } from '../../lib/routes/site-pages.ts'
 import { startSite, type RunningSite } from '../support/site-server.ts'
 
 let direct: RunningSite

@@ -5,7 +5,7 @@
  * cache-safety proof: an RFC 9111 cache in front of each server never hands one variant to the other.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SITE_PAGES } from '../../lib/pages/site-pages.ts'
+import { SITE_PAGES } from '../../lib/routes/site-pages.ts'
 import { HttpCache, type Origin } from '../support/http-cache.ts'
 import { startSite, type RunningSite } from '../support/site-server.ts'
 

@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DOCUMENT_PATHS } from '../../lib/discovery/document-paths.ts'
-import { SITE_PAGES } from '../../lib/pages/site-pages.ts'
+import { DOCUMENT_PATHS } from '../../lib/routes/document-paths.ts'
+import { SITE_PAGES } from '../../lib/routes/site-pages.ts'
 import { observatoryScan } from '../support/observatory.ts'
 import { SITE_BUILDS } from '../support/site-build.ts'
 import { startSite, type RunningSite } from '../support/site-server.ts'

@@ -4,7 +4,7 @@
  * calls to action start the free plan or show pricing, and a plan kept through sign-up.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SITE_PAGES } from '../../lib/pages/site-pages.ts'
+import { SITE_PAGES } from '../../lib/routes/site-pages.ts'
 import { startSite, type RunningSite } from '../support/site-server.ts'
 
 const BASE = 'https://agents.example.com'

@@ -11,7 +11,7 @@ import {
   unsupportedMediaType,
   unsupportedProtocolVersion,
 } from '../../lib/mcp/errors.ts'
-import { applicationErrorCode } from '../../lib/mcp/protocol.ts'
+import { applicationErrorCode } from '../../lib/contract/constants.ts'
 
 const SUPPORTED = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']
 

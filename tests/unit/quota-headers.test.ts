@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { RATE_LIMIT_HEADER_NAMES } from '../../lib/contract/constants.ts'
 import { EXPOSED_HEADERS } from '../../lib/http/headers.ts'
-import { formatQuotaHeaders, quotaHeaders, RATE_LIMIT_POLICY_VALUE, rateLimitFieldValue } from '../../lib/quota/quota-headers.ts'
+import { formatQuotaHeaders, quotaHeaders, rateLimitFieldValue } from '../../lib/quota/quota-headers.ts'
+import { RATE_LIMIT_POLICY_VALUE } from '../../lib/contract/constants.ts'
 
 describe('rate-limit header formatting', () => {
   it('formats the policy as an sf-string name with integer parameters', () => {

@@ -1,5 +1,5 @@
 import { markdownTwinResponse } from '@/lib/pages/markdown-twin.ts'
-import { TWIN_KEYS, type TwinKey } from '@/lib/pages/site-pages.ts'
+import { TWIN_KEYS, type TwinKey } from '@/lib/routes/site-pages.ts'
 
 // Every page's Markdown twin, prerendered; `/pricing.md` and a Markdown-preferring request for
 // `/pricing` are rewritten here (next.config.ts, proxy.ts).

@@ -6,7 +6,7 @@
  * npm start apply.
  */
 import { API_BASE_PATH, MCP_PATH } from '../contract/constants.ts'
-import { PROBLEMS_PATH } from '../discovery/document-paths.ts'
+import { PROBLEMS_PATH } from './document-paths.ts'
 import { TWIN_ROUTE_BASE } from './site-pages.ts'
 
 /** Where Next prerenders app/not-found.tsx, the HTML answer for paths that name nothing. */

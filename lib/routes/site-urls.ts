@@ -2,17 +2,17 @@
  * Every absolute URL the site publishes, built from the one base URL (lib/env.ts), so that a preview
  * deployment's documents point at the preview itself.
  */
-import { API_BASE_PATH, MCP_PATH, RESOURCE_ID_PARAMETER } from './contract/constants.ts'
-import { operationPath } from './contract/operations.ts'
-import { DOCUMENT_PATHS, PROBLEMS_PATH, type DocumentName } from './discovery/document-paths.ts'
-import { SIGNUP_PATH, sitePage, type PageKey } from './pages/site-pages.ts'
+import { API_BASE_PATH, MCP_PATH, RESOURCE_ID_PARAMETER } from '../contract/constants.ts'
+import { operationPath } from '../contract/operations.ts'
+import { DOCUMENT_PATHS, PROBLEMS_PATH, type DocumentName } from './document-paths.ts'
+import { SIGNUP_PATH, sitePage, type PageKey } from './site-pages.ts'
 
 export function buildSiteUrls(baseUrl: string) {
   const at = (path: string) => `${baseUrl}${path}`
   const doc = (name: DocumentName) => at(DOCUMENT_PATHS[name])
   const page = (key: PageKey) => at(sitePage(key).path)
   return {
-    /** A page's HTML and its Markdown twin (lib/pages/site-pages.ts). */
+    /** A page's HTML and its Markdown twin (lib/routes/site-pages.ts). */
     page,
     markdown: (key: PageKey) => at(sitePage(key).markdownPath),
     home: page('home'),

@@ -1,6 +1,6 @@
 /**
  * Where each discovery document is served, listed once: its route under app/, its absolute URL
- * (lib/site-urls.ts), the site's links to it and the tests read these paths.
+ * (lib/routes/site-urls.ts), the site's links to it and the tests read these paths.
  */
 import { MCP_PATH } from '../contract/constants.ts'
 

@@ -1,0 +1,75 @@
+/**
+ * The layers of lib/, enforced by `npm run lint` (dependency-cruiser). Each layer may import only
+ * the layers below it:
+ *
+ *   contract      lib/contract/: the contract's shapes, operations, constants, problem codes
+ *   foundation    lib/http/, lib/net/, lib/routes/ (where everything is served), lib/env*.ts,
+ *                 lib/process-singleton.ts, lib/client-address.ts
+ *   content       lib/content/: the team's Markdown, validated
+ *   site          lib/site.ts, lib/build-record.ts: the deployment (settings + content + URLs)
+ *   features      lib/agent, lib/mcp, lib/discovery, lib/pages, lib/webmcp, lib/quota, lib/redis,
+ *                 lib/rollout, lib/telemetry
+ *   composition   lib/admission.ts, lib/agent-routes.ts, lib/server/: what answers a request
+ *
+ * Within the features, domain code never imports telemetry: decisions reach it as returned values.
+ */
+const CONTRACT = '^lib/contract/'
+const FOUNDATION = '^lib/(http/|net/|routes/|env\\.ts|env-files\\.ts|process-singleton\\.ts|client-address\\.ts)'
+const CONTENT = '^lib/content/'
+const SITE = '^lib/(site|build-record)\\.ts'
+const FEATURES = '^lib/(agent/|mcp/|discovery/|pages/|webmcp/|quota/|redis/|rollout/|telemetry/|admission\\.ts)'
+const COMPOSITION = '^lib/(agent-routes\\.ts|server/)'
+
+const only = (name, from, allowed) => ({
+  name,
+  severity: 'error',
+  comment: `${name}: a module here imports only ${allowed.join(', ')}`,
+  from: { path: from },
+  to: { path: '^lib/', pathNot: allowed },
+})
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'No import cycles.', from: {}, to: { circular: true } },
+    only('contract-is-the-base', CONTRACT, [CONTRACT]),
+    only('foundation-points-down', FOUNDATION, [CONTRACT, FOUNDATION]),
+    only('content-points-down', CONTENT, [CONTRACT, FOUNDATION, CONTENT]),
+    only('site-points-down', SITE, [CONTRACT, FOUNDATION, CONTENT, SITE]),
+    only('features-point-down', FEATURES, [CONTRACT, FOUNDATION, CONTENT, SITE, FEATURES]),
+    {
+      name: 'domain-without-telemetry',
+      severity: 'error',
+      comment: 'Domain modules hand decisions to telemetry as values; they never import it.',
+      from: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout)/' },
+      to: { path: '^lib/telemetry/' },
+    },
+    {
+      name: 'telemetry-knows-no-feature',
+      severity: 'error',
+      comment: 'Telemetry records values; it imports no feature.',
+      from: { path: '^lib/telemetry/' },
+      to: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout)/' },
+    },
+    {
+      name: 'every-module-has-a-layer',
+      severity: 'error',
+      comment: 'A new module under lib/ goes into one of the layers above (and this file says which).',
+      from: { path: '^lib/', pathNot: [CONTRACT, FOUNDATION, CONTENT, SITE, FEATURES, COMPOSITION] },
+      to: {},
+    },
+    {
+      name: 'lib-knows-no-app',
+      severity: 'error',
+      comment: 'lib/ is imported by app/, proxy.ts and scripts/, never the other way round.',
+      from: { path: '^lib/' },
+      to: { path: '^(app/|scripts/|tests/|proxy\\.ts)' },
+    },
+  ],
+  options: {
+    // TypeScript 7 has no JavaScript API to parse with; swc parses the TypeScript instead.
+    parser: 'swc',
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+  },
+}
