@@ -137,10 +137,6 @@ export class StaticOutput {
     return new StaticOutput(bodies, HeaderRules.load(distDir))
   }
 
-  get paths(): string[] {
-    return [...this.byPath.keys()]
-  }
-
   /**
    * The entry that answers a GET or HEAD of `pathname`: the page's twin when the request prefers
    * Markdown (as proxy.ts decides), a twin for its `.md` URL, the Markdown 404 for any other `.md`
@@ -153,7 +149,7 @@ export class StaticOutput {
     if (twin) {
       return twin === NOT_FOUND_TWIN
         ? this.answerAt(pathname, this.notFoundMarkdown, request)
-        : this.known(this.negotiated, pathname, twinRoutePath(twin), request)
+        : (this.negotiated.get(pathname) ?? this.answerAt(pathname, this.bodies.get(twinRoutePath(twin)) ?? null, request))
     }
     const direct = this.byPath.get(pathname)
     if (direct) return direct
@@ -161,10 +157,6 @@ export class StaticOutput {
     if (body && !isPrivateRoute(pathname)) return this.answerAt(pathname, body, request)
     if (pathname.endsWith('.md')) return this.answerAt(pathname, this.bodyOfMarkdownPath(pathname) ?? this.notFoundMarkdown, request)
     return isPagePath(pathname) ? this.answerAt(pathname, this.notFoundHtml, request) : null
-  }
-
-  private known(into: Map<string, StaticEntry>, pathname: string, route: string, request: RuleRequest): StaticEntry | null {
-    return into.get(pathname) ?? this.answerAt(pathname, this.bodies.get(route) ?? null, request)
   }
 
   private bodyOfMarkdownPath(pathname: string): StaticBody | null {
