@@ -6,8 +6,8 @@
 import type { CallToolResult, ListResourcesResult, ListToolsResult, ReadResourceResult, Tool } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import { buildAgentCatalog, getAgentCatalog, operationAnswers, resourceUri, type AgentCatalog, type OperationAnswer } from '../agent/catalog.ts'
-import { PRODUCT_NAME, PUBLIC_RESOURCE_IDS, RESOURCE_MIME_TYPE } from '../contract/constants.ts'
-import { AGENT_OPERATIONS, type AgentOperation } from '../contract/operations.ts'
+import { PRODUCT_NAME, PUBLIC_RESOURCE_IDS, RESOURCE_ID_PARAMETER, RESOURCE_MIME_TYPE } from '../contract/constants.ts'
+import { mcpToolName, TOOL_OPERATIONS, type AgentOperation } from '../contract/operations.ts'
 import { JSON_SCHEMA_OPTIONS } from '../contract/schemas.ts'
 import { perSite, type Site } from '../site.ts'
 import { buildMcpServerIdentity } from './identity.ts'
@@ -23,17 +23,17 @@ const TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempoten
  * `JSON.stringify` (a deeply nested array), turning a tool error into an internal error.
  */
 function describeGivenResourceId(given: unknown): string {
-  if (typeof given === 'string') return `Unknown resourceId ${JSON.stringify(given)}.`
+  if (typeof given === 'string') return `Unknown ${RESOURCE_ID_PARAMETER} ${JSON.stringify(given)}.`
   const kind = given === null ? 'null' : Array.isArray(given) ? 'an array' : typeof given === 'object' ? 'an object' : `a ${typeof given}`
-  return `The argument resourceId must be a string, not ${kind}.`
+  return `The argument ${RESOURCE_ID_PARAMETER} must be a string, not ${kind}.`
 }
 
 /** Explains invalid arguments in words an agent can act on, naming the valid resource ids. */
 function describeInvalidArguments(name: string, serviceName: string, args: unknown, issues: z.core.$ZodIssue[]): string {
-  if (issues.some((issue) => issue.path[0] === 'resourceId')) {
-    const given = isPlainObject(args) ? args.resourceId : undefined
-    const what = given === undefined ? 'The argument resourceId is required.' : describeGivenResourceId(given)
-    return `${what} Valid ids: ${PUBLIC_RESOURCE_IDS.join(', ')}. ${serviceName}.list_public_resources lists them.`
+  if (issues.some((issue) => issue.path[0] === RESOURCE_ID_PARAMETER)) {
+    const given = isPlainObject(args) ? args[RESOURCE_ID_PARAMETER] : undefined
+    const what = given === undefined ? `The argument ${RESOURCE_ID_PARAMETER} is required.` : describeGivenResourceId(given)
+    return `${what} Valid ids: ${PUBLIC_RESOURCE_IDS.join(', ')}. ${mcpToolName(serviceName, 'listPublicResources')} lists them.`
   }
   const unknownKeys = issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => JSON.stringify(key)) : []))
   if (unknownKeys.length > 0)
@@ -69,9 +69,8 @@ export function buildMcpCatalog(site: Site, catalog: AgentCatalog = buildAgentCa
   const tools = new Map<string, ReturnType<typeof buildTool>>()
   const calls: { name: string; arguments: Readonly<Record<string, string>> }[] = []
   const answers = operationAnswers(catalog)
-  for (const operation of AGENT_OPERATIONS) {
-    if (!operation.mcpTool) continue
-    const name = `${serviceName}.${operation.mcpTool.name}`
+  for (const operation of TOOL_OPERATIONS) {
+    const name = mcpToolName(serviceName, operation.operationId)
     tools.set(name, buildTool(site, answers[operation.operationId], operation, name))
     for (const { args } of answers[operation.operationId]) calls.push({ name, arguments: args })
   }
@@ -82,7 +81,7 @@ export function buildMcpCatalog(site: Site, catalog: AgentCatalog = buildAgentCa
     reads.set(uri, { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: content }] })
     return { uri, name: id, title: name, description, mimeType: RESOURCE_MIME_TYPE, size: Buffer.byteLength(content, 'utf8') }
   })
-  const firstTool = [...tools.keys()][0] ?? `${serviceName}.get_public_capabilities`
+  const firstTool = mcpToolName(serviceName, 'getPublicCapabilities')
   return {
     serverInfo: buildMcpServerIdentity(site.config),
     instructions: `Read-only public ${PRODUCT_NAME} product, developer and agent-integration metadata: no authentication, no private data, no writes. Start with ${firstTool}; the resources are the same Markdown documents as the REST API.`,
