@@ -237,9 +237,9 @@ withWebMcp.describe('with WebMCP', () => {
       const loginTwin = await restText(request, '/login.md')
       const programme = (await twinPlans(request)).find((plan) => plan.heading.startsWith('Programme:'))
       const cases: [unknown, string | undefined][] = [
-        [{ destination: 'login' }, /\]\((https:[^)]+\/login)\) on /.exec(loginTwin)?.[1]],
+        [{ destination: 'login' }, /## Already have an account\?\n\n[^\n]+\n\n\[[^\]]+\]\((https:[^)]+\/login)\)/.exec(loginTwin)?.[1]],
         [{ plan: 'programme' }, programme?.url],
-        [{}, /New to Cadence\? \[[^\]]+\]\(([^)]+)\)/.exec(loginTwin)?.[1]],
+        [{}, /## New to Cadence\?\n\n[^\n]+\n\n\[[^\]]+\]\(([^)]+)\)/.exec(loginTwin)?.[1]],
       ]
       for (const [args, target] of cases) {
         expect(target, JSON.stringify(args)).toMatch(/^https:\/\//)
