@@ -10,15 +10,12 @@ const browser: ToolEnvironment = {
 
 /** Registers the page's WebMCP tools once it has loaded, where the browser offers a model context; renders nothing. */
 export function WebMcpTools({ tools }: { tools: WebMcpTool[] }) {
-  // Once per page load: the tools are the page's static data, and registering them again for a new
-  // array of the same tools would withdraw them from an agent for a moment.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the first props are the page's tools for its lifetime
   useEffect(() => {
     const context = pageModelContext()
     if (!context) return
     const registration = new AbortController()
     registerTools(context, tools, browser, registration.signal)
     return () => registration.abort()
-  }, [])
+  }, [tools])
   return null
 }

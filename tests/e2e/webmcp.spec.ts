@@ -57,10 +57,11 @@ function watchProblems(page: Page): string[] {
 /** Opens a page and waits until its tools are registered; the tools as getTools() lists them. */
 async function openWithTools(page: Page, path: string): Promise<ListedTool[]> {
   await page.goto(path)
-  await page.waitForFunction(
-    (count) => (document as any).modelContext.getTools().then((tools: unknown[]) => tools.length >= count),
-    SCRIPTED_TOOL_NAMES.length,
-  )
+  // The scripted tools are registered once the page has hydrated; getTools answers with a promise, so
+  // poll its answer rather than the promise (which is always truthy).
+  const registered = () =>
+    page.evaluate(() => (document as any).modelContext.getTools().then((tools: Array<{ name: string }>) => tools.map((tool) => tool.name)))
+  await expect.poll(registered).toEqual(expect.arrayContaining(SCRIPTED_TOOL_NAMES))
   return await page.evaluate(async () => {
     // Chromium 156 gives objects; the draft's tool definition holds the schema as a JSON string.
     const parsed = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : (value ?? null))
