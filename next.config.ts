@@ -46,7 +46,7 @@ const nextConfig: NextConfig = {
   async headers() {
     // Pages cannot set headers themselves: both representations of a page (its HTML here, its twin at
     // the `.md` URL) get the same Vary, Link and cache policy from lib/pages/page-headers.ts.
-    // The HTML also gets the page security headers (its CSP is added after the build: lib/pages/page-csp.ts).
+    // The HTML also gets the page security headers (its CSP is added after the build: lib/pages/prerendered-pages.ts).
     const list = (headers: HeaderList) => headers.map(([key, value]) => ({ key, value }))
     const pages = SITE_PAGES.flatMap((page) => [
       { source: page.path, headers: list([...pageHeaders(site, page.key), ...PAGE_SECURITY_HEADERS]) },

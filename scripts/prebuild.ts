@@ -3,12 +3,14 @@
  * `next build` reads, and every file under content/. A wrong setting stops the build with one line
  * naming the variable; a wrong content edit with the file, line, field and what is expected. A Vercel
  * production build without Upstash Redis is warned that its quota is per instance, and a production
- * build that still names `.example` placeholder domains is warned about each.
+ * build that still names `.example` placeholder domains is warned about each. Then it bundles the
+ * pages' script into public/ (scripts/page-script.ts), which `next build` serves from there.
  */
 import { checkContentOrExit } from '../lib/content/check.ts'
 import { placeholderDomainWarning } from '../lib/content/placeholder-domains.ts'
 import { loadSettingsOrExit } from '../lib/env-files.ts'
 import { perInstanceQuotaWarning } from '../lib/quota/quota.ts'
+import { buildPageScript } from './page-script.ts'
 
 const config = loadSettingsOrExit()
 const warning = perInstanceQuotaWarning(config)
@@ -17,3 +19,4 @@ const content = checkContentOrExit('build')
 const placeholders = placeholderDomainWarning(config, content)
 if (placeholders) console.warn(placeholders)
 console.log('settings and content/: all valid')
+await buildPageScript()

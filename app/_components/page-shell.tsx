@@ -1,12 +1,13 @@
 import { SKIP_LINK_TARGET } from '@/lib/pages/navigation.ts'
+import { WEBMCP_TOOLS_ELEMENT_ID } from '@/lib/pages/page-script-hooks.ts'
 import { getSite } from '@/lib/site.ts'
 import { getWebMcpPageTools } from '@/lib/webmcp/page-tools.ts'
 import { AgentIndexNote } from './agent-index-note.tsx'
+import { JsonData } from './json-script.tsx'
 import { SiteFooter } from './site-footer.tsx'
 import { SiteHeader } from './site-header.tsx'
-import { WebMcpTools } from './webmcp-tools.tsx'
 
-/** Skip link, the note for AI agents, header, `<main>` and footer around every page, and the page's WebMCP tools. */
+/** Skip link, the note for AI agents, header, `<main>` and footer around every page, and its WebMCP tools for the page script to register. */
 export function PageShell({ path, children }: { path: string; children: React.ReactNode }) {
   return (
     <>
@@ -19,7 +20,7 @@ export function PageShell({ path, children }: { path: string; children: React.Re
         {children}
       </main>
       <SiteFooter currentPath={path} tagline={getSite().content.home.data.tagline} />
-      <WebMcpTools tools={getWebMcpPageTools().tools} />
+      <JsonData id={WEBMCP_TOOLS_ELEMENT_ID} data={getWebMcpPageTools().tools} />
     </>
   )
 }

@@ -1,11 +1,10 @@
 /**
  * Security headers, fitted to what each answer is. Pages get a strict Content-Security-Policy whose
- * only script sources are the site's own files and the sha256 hashes of the page's inline scripts
- * (the flight data Next writes into prerendered HTML): no 'unsafe-inline', no nonce, so the page stays
- * static. Everything else (the agent API, MCP, documents, Markdown) is data, never a document to
+ * only script source is the site's own files: the pages hold no inline script (the build removes
+ * Next's, lib/pages/prerendered-pages.ts), so no 'unsafe-inline', no hash, no nonce, and the page
+ * stays static. Everything else (the agent API, MCP, documents, Markdown) is data, never a document to
  * render: it gets the API set, `default-src 'none'` and no framing, while CORS keeps it readable.
  */
-import { createHash } from 'node:crypto'
 import type { HeaderList } from './header-list.ts'
 
 /** Two years, the preload list's expectation; no includeSubDomains: other hosts of the domain are not ours to pin. */
@@ -57,24 +56,11 @@ export function siteWideHeaders(config: { baseUrl: string; noindex: boolean }): 
   ]
 }
 
-const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g
-
-/** `'sha256-…'` of each distinct inline script of a page, in document order. */
-export function inlineScriptHashes(html: string): string[] {
-  const hashes = [...html.matchAll(INLINE_SCRIPT)].map(
-    (match) =>
-      `'sha256-${createHash('sha256')
-        .update(match[1] ?? '')
-        .digest('base64')}'`,
-  )
-  return [...new Set(hashes)]
-}
-
 const FORM_ACTION = /<form\b[^>]*\saction="(https?:\/\/[^"]+)"/g
 
 /**
  * The origins, other than the page's own, its forms submit to (the sign-up form goes to the app), in
- * document order: `form-action` names exactly these, as `script-src` names exactly the page's scripts.
+ * document order: `form-action` names exactly these.
  */
 export function formActionOrigins(html: string): string[] {
   const actions = [...html.matchAll(FORM_ACTION)].map((match) => (match[1] ?? '').replaceAll('&amp;', '&')).filter((action) => URL.canParse(action))
@@ -82,14 +68,14 @@ export function formActionOrigins(html: string): string[] {
 }
 
 /**
- * The CSP of one prerendered page: its own files ('self': /_next/static, /site.css, images) and its
- * inline scripts by hash; no plugins, no base URL changes, forms only to the site and to where the
- * page's own forms go, never framed.
+ * The CSP of one prerendered page: its own files only ('self': /site.css, /site.js, images), no
+ * inline script (the pages have none: lib/pages/prerendered-pages.ts), no plugins, no base URL
+ * changes, forms only to the site and to where the page's own forms go, never framed.
  */
 export function pageContentSecurityPolicy(html: string, baseUrl: string): string {
   return [
     "default-src 'none'",
-    `script-src 'self' ${inlineScriptHashes(html).join(' ')}`.trimEnd(),
+    "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",

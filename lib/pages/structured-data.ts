@@ -58,7 +58,7 @@ export function pricingStructuredData(site: Site, pages: PageModels): JsonLd {
   return { '@context': 'https://schema.org', ...application(site, pages) }
 }
 
-/** The JSON as it goes into a `<script type="application/ld+json">`: `<` escaped so no text can close the element. */
-export function jsonLdText(data: JsonLd): string {
+/** JSON as it goes into a `<script type="application/ld+json">` or `"application/json"`: `<` escaped so no text can close the element. */
+export function jsonScriptText(data: unknown): string {
   return JSON.stringify(data).replace(/</g, '\\u003c')
 }

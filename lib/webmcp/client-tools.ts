@@ -2,9 +2,9 @@
  * What the page's WebMCP tools do, in the visitor's browser: check the arguments against the tool's
  * own input schema, answer (plans from the page's data, the agent operations by a same-origin fetch of
  * the REST API, the hand-off by a navigation to the app) and register them with the page's model
- * context. Runs in the browser bundle: no server modules here. Every call answers with a result in
- * MCP's CallToolResult shape, an `isError` one for bad arguments or a failed fetch; nothing throws
- * into the page. The definitions come from lib/webmcp/page-tools.ts.
+ * context. Runs in the page script (lib/pages/page-script.ts), so it imports nothing. Every call
+ * answers with a result in MCP's CallToolResult shape, an `isError` one for bad arguments or a failed
+ * fetch; nothing throws into the page. The definitions come from lib/webmcp/page-tools.ts.
  */
 
 export interface JsonSchemaProperty {
@@ -172,7 +172,7 @@ export async function runTool(tool: WebMcpTool, input: unknown, env: ToolEnviron
 }
 
 interface ModelContextLike {
-  registerTool: (tool: Record<string, unknown>, options?: { signal?: AbortSignal }) => unknown
+  registerTool: (tool: Record<string, unknown>) => unknown
 }
 
 /** `document.modelContext` (the WebMCP draft), else `navigator.modelContext` (earlier builds), else nothing. */
@@ -181,8 +181,8 @@ export function pageModelContext(): ModelContextLike | undefined {
   return candidates.find((candidate): candidate is ModelContextLike => isRecord(candidate) && typeof candidate.registerTool === 'function')
 }
 
-/** Registers every tool until `signal` aborts. A refused registration leaves the page as it was, without a word. */
-export function registerTools(context: ModelContextLike, tools: readonly WebMcpTool[], env: ToolEnvironment, signal: AbortSignal): void {
+/** Registers every tool for as long as the page lives. A refused registration leaves the page as it was, without a word. */
+export function registerTools(context: ModelContextLike, tools: readonly WebMcpTool[], env: ToolEnvironment): void {
   for (const tool of tools) {
     const definition = {
       name: tool.name,
@@ -193,7 +193,7 @@ export function registerTools(context: ModelContextLike, tools: readonly WebMcpT
       execute: (input: unknown) => runTool(tool, input, env),
     }
     try {
-      const pending = context.registerTool(definition, { signal })
+      const pending = context.registerTool(definition)
       if (pending instanceof Promise) pending.catch(() => undefined)
     } catch {
       // A browser whose model context refuses the tool (a policy, an older signature): the page works as before.

@@ -57,7 +57,7 @@ function watchProblems(page: Page): string[] {
 /** Opens a page and waits until its tools are registered; the tools as getTools() lists them. */
 async function openWithTools(page: Page, path: string): Promise<ListedTool[]> {
   await page.goto(path)
-  // The scripted tools are registered once the page has hydrated; getTools answers with a promise, so
+  // The scripted tools are registered once the page script has run; getTools answers with a promise, so
   // poll its answer rather than the promise (which is always truthy).
   const registered = () =>
     page.evaluate(() => (document as any).modelContext.getTools().then((tools: Array<{ name: string }>) => tools.map((tool) => tool.name)))

@@ -1,13 +1,10 @@
 /**
  * Lighthouse 13.5 on every page of the built site at its https base URL, in a Chromium with WebMCP,
- * one run per page: exactly 1.0 in accessibility, best practices and SEO, at least 0.9 in performance
- * (below); on / and /pricing also Agentic Browsing, exactly 1.0, with the three WebMCP audits applying
- * (they find the page's tools and its sign-up form) and the AI Catalog audit finding the catalog (by
- * the Link header and <link rel="ai-catalog">; robots.txt names none) and scoring 1.0 with no issue.
- *
- * Performance is simulated for a mid-range phone (4× CPU, slow 4G) from this machine's trace: Next's
- * client runtime (React, the router, and the pages' WebMCP and copy-button components) costs Largest
- * Contentful Paint and Total Blocking Time there, so the pages score 0.90–0.98, not 1.0 (README).
+ * one run per page: exactly 1.0 in performance (Lighthouse's default: a mid-range phone on slow 4G,
+ * simulated), accessibility, best practices and SEO; on / and /pricing also Agentic Browsing, exactly
+ * 1.0, with the three WebMCP audits applying (they find the page's tools and its sign-up form) and the
+ * AI Catalog audit finding the catalog (by the Link header and <link rel="ai-catalog">; robots.txt
+ * names none) and scoring 1.0 with no issue.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SITE_PAGES } from '../../lib/routes/site-pages.ts'
@@ -34,13 +31,14 @@ describe.each(SITE_PAGES.map((page) => page.path))('Lighthouse on %s', (pagePath
     report = await runLighthouse(`${served.base}${pagePath}`, categories, [...served.chromeFlags, WEBMCP_CHROME_FLAG])
   }, 180_000)
 
-  it('scores exactly 1.0 in accessibility, best practices and SEO', () => {
+  it('scores exactly 1.0 in accessibility, best practices and SEO, with no failing audit', () => {
     expect(categoryScores(report, QUALITY)).toEqual(QUALITY.map((category) => ({ category, score: 1, failing: [] })))
   })
 
-  it('scores at least 0.9 in performance, with no layout shift', () => {
-    expect(report.categories.performance?.score).toBeGreaterThanOrEqual(0.9)
-    expect(report.audits['cumulative-layout-shift']?.score).toBe(1)
+  // A metric may score 0.99 (First Contentful Paint through the TLS front's simulated handshake) while
+  // the category, their weighted sum, is 1.0: the category is what Lighthouse reports as the score.
+  it('scores exactly 1.0 in performance', () => {
+    expect(report.categories.performance?.score).toBe(1)
   })
 
   // Only / and /pricing are held to Agentic Browsing (they have the sign-up form the WebMCP form audit needs).

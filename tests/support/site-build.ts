@@ -50,6 +50,7 @@ export const BUILD_SOURCES = [
   'scripts/prebuild.ts',
   'scripts/postbuild.ts',
   'scripts/next.ts',
+  'scripts/page-script.ts',
 ]
 
 /** The site's settings (lib/env.ts) but the listen address: from the developer's shell or `.env` they would change the site under test. */

@@ -9,6 +9,7 @@ import { negotiatedTwin } from '../../lib/pages/negotiation.ts'
 import { isPagePath } from '../../lib/routes/page-paths.ts'
 import { pageHeaders } from '../../lib/pages/page-headers.ts'
 import { buildPageMarkdown } from '../../lib/pages/page-markdown.ts'
+import { withoutClientRuntime } from '../../lib/pages/prerendered-pages.ts'
 import { SITE_PAGES, TWIN_KEYS, type TwinKey } from '../../lib/routes/site-pages.ts'
 import { buildSite } from '../../lib/site.ts'
 
@@ -169,6 +170,20 @@ describe('the build record', () => {
     const message = describeBuildMismatch(buildRecordOf(site), buildRecordOf(other))
     expect(message).toBe(
       'This build was made for other settings: base URL (BASE_URL, or PORT and the Vercel variables) is "https://agents.example.com" in the build but "http://localhost:4000" here; content/ changed since the build. Start with the build\'s settings, or run npm run build again with these.',
+    )
+  })
+})
+
+describe('withoutClientRuntime', () => {
+  it("removes Next's untyped scripts, inline and external, and script preloads; keeps the site's typed scripts and everything else", () => {
+    const html =
+      '<head><link rel="preload" as="script" fetchPriority="low" href="/_next/static/chunks/a.js"/><link rel="stylesheet" href="/site.css"/>' +
+      '<script type="module" src="/site.js"></script><script src="/_next/static/chunks/b.js" async=""></script></head>' +
+      '<body><p>Text</p><script type="application/ld+json">{"a":1}</script><script id="_R_">self.__next_r="x"</script>' +
+      '<script>(self.__next_f=self.__next_f||[]).push([0])</script><script type="application/json" id="webmcp-tools">[]</script></body>'
+    expect(withoutClientRuntime(html)).toBe(
+      '<head><link rel="stylesheet" href="/site.css"/><script type="module" src="/site.js"></script></head>' +
+        '<body><p>Text</p><script type="application/ld+json">{"a":1}</script><script type="application/json" id="webmcp-tools">[]</script></body>',
     )
   })
 })

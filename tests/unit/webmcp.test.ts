@@ -173,16 +173,15 @@ describe('registering', () => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason)
     process.on('unhandledRejection', onUnhandled)
     const context = {
-      registerTool: (definition: Record<string, unknown>, options?: { signal?: AbortSignal }) => {
+      registerTool: (definition: Record<string, unknown>) => {
         if (definition.name === 'list_plans')
           return Promise.reject(new DOMException('Access to the feature "tools" is disallowed', 'NotAllowedError'))
         if (definition.name === 'open_app') throw new TypeError('older signature')
-        expect(options?.signal).toBeInstanceOf(AbortSignal)
         registered.push(definition.name as string)
         return Promise.resolve()
       },
     }
-    expect(() => registerTools(context, pageTools.tools, environment(() => new Response()).env, new AbortController().signal)).not.toThrow()
+    expect(() => registerTools(context, pageTools.tools, environment(() => new Response()).env)).not.toThrow()
     await new Promise((resolve) => setTimeout(resolve, 10))
     process.off('unhandledRejection', onUnhandled)
     expect(registered).toEqual(['get_public_capabilities', 'list_public_resources', 'read_public_resource'])

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next'
-import { JsonLd } from '@/app/_components/json-ld.tsx'
+import { JsonLd } from '@/app/_components/json-script.tsx'
 import { PageShell } from '@/app/_components/page-shell.tsx'
 import { PageView } from '@/app/_components/page-view.tsx'
 import { getPageModel, getPageModels, pageMetadata } from '@/lib/pages/page-model.ts'

@@ -1,0 +1,15 @@
+/**
+ * Where the pages' one script (lib/pages/page-script.ts, served as PAGE_SCRIPT_PATH) meets the HTML
+ * the server renders: the element holding the page's WebMCP tool definitions and the attributes of a
+ * copy button. Imported by both sides, so neither states a name the other could miss; imports nothing,
+ * as it goes into the browser bundle.
+ */
+
+/** The page script, bundled from lib/pages/page-script.ts into public/ by the build (scripts/page-script.ts). */
+export const PAGE_SCRIPT_PATH = '/site.js'
+
+/** The `<script type="application/json">` with the page's WebMCP tools (lib/webmcp/page-tools.ts). */
+export const WEBMCP_TOOLS_ELEMENT_ID = 'webmcp-tools'
+
+/** A copy button names what it copies in `data-copy-what`, and copies `data-copy-text` or the body of the same-origin `data-copy-source`. */
+export const COPY_BUTTON_SELECTOR = 'button[data-copy-what]'

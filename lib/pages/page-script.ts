@@ -1,0 +1,59 @@
+/**
+ * The pages' only script, loaded as a module from PAGE_SCRIPT_PATH. Pages are prerendered HTML that
+ * ship no framework runtime (the build strips Next's, lib/pages/prerendered-pages.ts): everything they
+ * show is in the HTML, and script adds only what cannot be HTML. It registers the page's WebMCP tools
+ * (their definitions are the page's JSON, built with it by lib/webmcp/page-tools.ts; behaviour in
+ * lib/webmcp/client-tools.ts) and makes the copy buttons copy. Without script, or where the browser
+ * has no model context, the page is unchanged and nothing is logged.
+ */
+import { pageModelContext, registerTools, type ToolEnvironment, type WebMcpTool } from '../webmcp/client-tools.ts'
+import { COPY_BUTTON_SELECTOR, WEBMCP_TOOLS_ELEMENT_ID } from './page-script-hooks.ts'
+
+const browser: ToolEnvironment = {
+  fetch: (path, init) => window.fetch(path, init),
+  // After the current task, so the result reaches the agent before the page unloads.
+  navigate: (url) => window.setTimeout(() => window.location.assign(url), 0),
+}
+
+function registerPageTools(): void {
+  const context = pageModelContext()
+  const definitions = document.getElementById(WEBMCP_TOOLS_ELEMENT_ID)?.textContent
+  if (!context || !definitions) return
+  let tools: WebMcpTool[]
+  try {
+    tools = JSON.parse(definitions) as WebMcpTool[]
+  } catch {
+    return
+  }
+  registerTools(context, tools, browser)
+}
+
+async function copy(button: HTMLButtonElement, status: Element | null): Promise<void> {
+  const { copyWhat: what, copyText: text, copySource: source } = button.dataset
+  const say = (message: string) => {
+    if (status) status.textContent = message
+  }
+  try {
+    let value = text
+    if (value === undefined && source !== undefined) {
+      const response = await fetch(source, { headers: { Accept: 'text/markdown' } })
+      if (!response.ok) throw new Error(`${source} answered ${response.status}`)
+      value = await response.text()
+    }
+    await navigator.clipboard.writeText(value ?? '')
+    say(`Copied ${what} to the clipboard.`)
+  } catch {
+    say(`Could not copy ${what}: the browser refused the clipboard.`)
+  }
+}
+
+/** The buttons are rendered disabled: without this script they could not copy. */
+function enableCopyButtons(): void {
+  for (const button of document.querySelectorAll<HTMLButtonElement>(COPY_BUTTON_SELECTOR)) {
+    button.addEventListener('click', () => copy(button, button.nextElementSibling))
+    button.disabled = false
+  }
+}
+
+registerPageTools()
+enableCopyButtons()

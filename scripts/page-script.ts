@@ -1,0 +1,31 @@
+/**
+ * Bundles the pages' one script (lib/pages/page-script.ts and the modules it imports) into
+ * public/<PAGE_SCRIPT_PATH>, where Next, Vercel and npm start serve public files. The build does it
+ * before `next build` (scripts/prebuild.ts); `npm run dev` rebuilds it on every change (scripts/next.ts).
+ * The output is a build product, not a source: .gitignore keeps it out of the repository.
+ */
+import path from 'node:path'
+import * as esbuild from 'esbuild'
+import { PAGE_SCRIPT_PATH } from '../lib/pages/page-script-hooks.ts'
+
+const options: esbuild.BuildOptions = {
+  entryPoints: [path.join('lib', 'pages', 'page-script.ts')],
+  outfile: path.join('public', PAGE_SCRIPT_PATH),
+  bundle: true,
+  format: 'esm',
+  // Browsers that run module scripts; the page works without it anyway.
+  target: 'es2020',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+}
+
+export async function buildPageScript(): Promise<void> {
+  await esbuild.build(options)
+}
+
+/** Rebuilds the script whenever one of its sources changes, until the process ends. */
+export async function watchPageScript(): Promise<void> {
+  const context = await esbuild.context(options)
+  await context.watch()
+}
