@@ -62,6 +62,15 @@ describe('what is built once', () => {
     ).toBe(magic)
   })
 
+  it.each(SITE_PAGES.map((page) => page.path))("%s is prerendered without Next's client runtime, its one script the static /site.js", (route) => {
+    const html = output.prerender(route)?.body.toString('utf8') ?? ''
+    expect([...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]).filter((tag) => !/type="application\//.test(tag))).toEqual([
+      '<script type="module" src="/site.js">',
+    ])
+    expect(html).not.toContain('/_next/static/chunks/')
+    expect(readFileSync(path.join(output.dir, 'static', 'site.js'), 'utf8')).toContain('modelContext')
+  })
+
   it('runs only the agent API, MCP and the Flags Explorer per request, all in one function', () => {
     const functions = output.functions()
     const perRequest = [...functions.keys()].filter(
