@@ -33,8 +33,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Handlers called in-process would print an access-log line per call into the test output.
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', env: { AGENT_ACCESS_LOG: 'false' } },
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+          // Handlers called in-process would print an access-log line per call into the test output.
+          env: { AGENT_ACCESS_LOG: 'false' },
+          // A group of its own, with no integration file beside it: a few unit tests bound a duration.
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         extends: true,
@@ -43,9 +50,9 @@ export default defineConfig({
           name: 'integration',
           exclude: TIMING_BOUND_FILES,
           // Most of an integration file's time is spent waiting for its servers and child processes, so
-          // three files at a time keep the two cores busy.
+          // three files at a time keep two cores busy.
           maxWorkers: 3,
-          sequence: { groupOrder: 0 },
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -55,7 +62,7 @@ export default defineConfig({
           name: 'integration-timing',
           include: TIMING_BOUND_FILES,
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],
