@@ -35,7 +35,7 @@ beforeAll(async () => {
   // Hard links: Turbopack builds only with a node_modules inside the project.
   copy = copyProject({ nodeModules: 'hardlink', build: false })
   writeEnvFiles({})
-  build = await npmRun(['build'])
+  build = await npmRun(['build'], {}, 230_000)
 }, 240_000)
 
 afterEach(async () => {
@@ -65,14 +65,21 @@ async function npmStart(extra: Record<string, string>): Promise<RunningSite> {
   return await startSiteProcess('npm', ['start'], { cwd: copy.root, env: shellEnv({ HOST: '127.0.0.1', PORT: String(port), ...extra }), port })
 }
 
-/** Runs an npm script in the copy to its end; `lines` is what the program printed (npm's own lines removed). */
-async function npmRun(args: string[], extra: Record<string, string> = {}): Promise<{ code: number; lines: string[]; output: string }> {
+/**
+ * Runs an npm script in the copy to its end; `lines` is what the program printed (npm's own lines
+ * removed). `killAfterMs` only stops a hang: a full build on a busy machine takes minutes.
+ */
+async function npmRun(
+  args: string[],
+  extra: Record<string, string> = {},
+  killAfterMs = 50_000,
+): Promise<{ code: number; lines: string[]; output: string }> {
   return await new Promise((resolve, reject) => {
     const child = spawn('npm', ['run', ...args], { cwd: copy.root, env: shellEnv(extra), stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 50_000)
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs)
     child.on('error', reject)
     child.on('exit', (code) => {
       clearTimeout(timer)

@@ -135,7 +135,9 @@ describe('an initialize negotiates whatever MCP-Protocol-Version says, even when
   )
 })
 
-describe('too-slow clients are cut off within their bound', () => {
+// The next two groups mostly wait for the server's real timeouts (10, 15 and 30 s); they use
+// separate connections, so they wait at the same time.
+describe.concurrent('too-slow clients are cut off within their bound', () => {
   const [min, max] = [SERVER_TIMEOUTS.headersTimeout - 250, SERVER_TIMEOUTS.headersTimeout + SERVER_TIMEOUTS.connectionsCheckingInterval + 1_500]
 
   it(`senders: headers trickled or never sent get a 408 after ${min}–${max} ms (clients 3 s apart); a reader that stops is dropped within 2 × ${IDLE_SOCKET_TIMEOUT_MS} ms`, async () => {
@@ -168,7 +170,7 @@ describe('too-slow clients are cut off within their bound', () => {
   }, 60_000)
 })
 
-describe('request bodies are read only where a route takes one', () => {
+describe.concurrent('request bodies are read only where a route takes one', () => {
   // Headers announcing 2 MB, then only 100 bytes: a server waiting for the body would answer only
   // when the request timeout cuts the sender off, 30 s later.
   const partialUpload = (target: string) =>

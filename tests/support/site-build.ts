@@ -5,7 +5,7 @@
  * `vercel build` as Vercel builds it, when its sources or settings changed. The developer's own
  * `.next` and `.vercel` are never touched.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -91,26 +91,114 @@ function fingerprintOf(target: string, hash: ReturnType<typeof createHash>): voi
   }
 }
 
-/** Sources, settings and installed dependencies of a build: it is rebuilt when any of them changes. */
+/**
+ * Sources, settings and installed dependencies of a build: it is rebuilt when any of them changes.
+ * The installed tree is npm's hidden lockfile by content: npm rewrites it, unchanged, on every install
+ * (its modification time says nothing), and a rebuild costs a full `next build`.
+ */
 function buildFingerprint(name: SiteBuildName): string {
   const hash = createHash('sha256').update(JSON.stringify(SITE_BUILDS[name]))
   for (const source of BUILD_SOURCES) fingerprintOf(path.join(projectRoot, source), hash)
-  hash.update(String(statSync(path.join(projectRoot, 'node_modules', '.package-lock.json')).mtimeMs))
+  hash.update(readFileSync(path.join(projectRoot, 'node_modules', '.package-lock.json')))
   return hash.digest('hex')
 }
 
 /** Builds this process has checked or made: sources do not change under a test run. */
 const checked = new Set<SiteBuildName>()
 
+/** Blocks this thread (builds run synchronously, so waiting does too). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Its process is gone, or it has had no pid file for 10 s (its process died between the two steps). */
+function lockIsAbandoned(lock: string, owner: string): boolean {
+  try {
+    if (!existsSync(owner)) return Date.now() - statSync(lock).mtimeMs > 10_000
+    const pid = Number(readFileSync(owner, 'utf8'))
+    // An empty pid file is being written this very moment.
+    return Number.isInteger(pid) && pid > 0 && !processIsAlive(pid)
+  } catch {
+    // Released meanwhile: try again.
+    return false
+  }
+}
+
+/**
+ * Runs `work` while holding the build's lock, a directory next to it: test files run in parallel
+ * worker processes, and two of them making the same build would delete each other's output. A lock
+ * whose process has died (a worker killed mid-build) is taken over.
+ */
+function withBuildLock<T>(name: SiteBuildName, work: () => T): T {
+  const lock = `${siteBuildDir(name)}.lock`
+  const owner = path.join(lock, 'pid')
+  mkdirSync(path.dirname(lock), { recursive: true })
+  for (;;) {
+    try {
+      mkdirSync(lock)
+      writeFileSync(owner, String(process.pid))
+      break
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      if (lockIsAbandoned(lock, owner)) rmSync(lock, { recursive: true, force: true })
+      else sleepSync(500)
+    }
+  }
+  try {
+    return work()
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
+}
+
+function isUpToDate(name: SiteBuildName, fingerprint: string): boolean {
+  const stampFile = path.join(siteBuildDir(name), '.build-fingerprint')
+  return existsSync(stampFile) && readFileSync(stampFile, 'utf8') === fingerprint
+}
+
 /** The directory of an up-to-date build made with SITE_BUILDS[name], building it first if needed. */
 export function ensureSiteBuild(name: SiteBuildName): string {
   const dir = siteBuildDir(name)
   if (checked.has(name)) return dir
-  checked.add(name)
-  const stampFile = path.join(dir, '.build-fingerprint')
   const fingerprint = buildFingerprint(name)
-  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === fingerprint) return dir
+  // Another worker may have made it while this one waited for the lock.
+  if (!isUpToDate(name, fingerprint)) withBuildLock(name, () => isUpToDate(name, fingerprint) || build(name, fingerprint))
+  checked.add(name)
+  return dir
+}
 
+/**
+ * Makes the named builds up to date, the stale ones at the same time, each in a process of its own:
+ * much of a build runs on one core (the type check, collecting pages, `vercel build`'s install), so
+ * two builds overlap on two cores.
+ */
+export async function ensureSiteBuilds(names: readonly SiteBuildName[]): Promise<void> {
+  const stale = names.filter((name) => !isUpToDate(name, buildFingerprint(name)))
+  const thisModule = JSON.stringify(import.meta.url)
+  await Promise.all(
+    stale.map(
+      (name) =>
+        new Promise<void>((resolve, reject) => {
+          const code = `import { ensureSiteBuild } from ${thisModule}; ensureSiteBuild(${JSON.stringify(name)})`
+          const child = spawn(process.execPath, ['--input-type=module', '--eval', code], { stdio: 'inherit' })
+          child.once('error', reject)
+          child.once('exit', (status) => (status === 0 ? resolve() : reject(new Error(`the "${name}" test build failed; see the output above`))))
+        }),
+    ),
+  )
+}
+
+function build(name: SiteBuildName, fingerprint: string): void {
+  const dir = siteBuildDir(name)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(path.join(dir, 'scripts'), { recursive: true })
   for (const source of BUILD_SOURCES) {
@@ -120,6 +208,11 @@ export function ensureSiteBuild(name: SiteBuildName): string {
   // Hard links: a second install would take a minute; the build only reads node_modules.
   const linked = spawnSync('cp', ['-al', path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules')], { stdio: 'inherit' })
   if (linked.status !== 0) throw new Error(`could not link node_modules into ${dir}`)
+  // `vercel build` runs `npm install`, which rewrites the hidden lockfile in place: through a hard link
+  // that would write into the project's own node_modules. The copy gets a file of its own.
+  const hiddenLockfile = path.join(dir, 'node_modules', '.package-lock.json')
+  rmSync(hiddenLockfile)
+  cpSync(path.join(projectRoot, 'node_modules', '.package-lock.json'), hiddenLockfile)
   const env = { ...isolatedEnv(), ...SITE_BUILDS[name], NEXT_TELEMETRY_DISABLED: '1' }
   let command: [string, string[]] = ['npm', ['run', 'build']]
   if (name === 'vercel') {
@@ -129,6 +222,5 @@ export function ensureSiteBuild(name: SiteBuildName): string {
   }
   const result = spawnSync(command[0], command[1], { cwd: dir, stdio: 'inherit', env })
   if (result.status !== 0) throw new Error(`${command.flat().join(' ')} failed for the "${name}" test build; see the output above`)
-  writeFileSync(stampFile, fingerprint)
-  return dir
+  writeFileSync(path.join(dir, '.build-fingerprint'), fingerprint)
 }
