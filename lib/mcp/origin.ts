@@ -8,12 +8,13 @@
  * server listens on a loopback address, `http://localhost|127.0.0.1|[::1]:<PORT>`. An `Origin` of
  * `null` or one that is not a URL is refused.
  */
+import { validateHostHeader } from '@modelcontextprotocol/server'
 import type { SiteConfig } from '../env.ts'
 
 export interface OriginPolicy {
   allowedOrigins: ReadonlySet<string>
   /** Host names a `Host` header may carry, or null when the Host header is not checked (public binds). */
-  allowedHostnames: ReadonlySet<string> | null
+  allowedHostnames: string[] | null
 }
 
 export type OriginVerdict = { ok: true } | { ok: false; detail: string }
@@ -31,7 +32,7 @@ export function buildOriginPolicy(config: Pick<SiteConfig, 'baseUrl' | 'host' | 
   // Behind a platform the Host header is the public name; only a loopback bind pins it.
   if (config.onVercel || !isLoopbackHost(config.host)) return { allowedOrigins, allowedHostnames: null }
   for (const name of LOOPBACK_NAMES) allowedOrigins.add(`http://${name}:${config.port}`)
-  return { allowedOrigins, allowedHostnames: new Set([...LOOPBACK_NAMES, ...[...allowedOrigins].map((origin) => new URL(origin).hostname)]) }
+  return { allowedOrigins, allowedHostnames: [...LOOPBACK_NAMES, ...[...allowedOrigins].map((origin) => new URL(origin).hostname)] }
 }
 
 /** A URL made of exactly an http(s) origin, or null (a path, query, fragment or credentials, or no URL at all). */
@@ -45,12 +46,8 @@ function parseBare(value: string): URL | null {
 }
 
 export function checkOrigin(origin: string | null, host: string | null, policy: OriginPolicy): OriginVerdict {
-  if (policy.allowedHostnames) {
-    const hostname = host !== null && /^[\x21-\x7e]+$/.test(host) ? parseBare(`http://${host}`)?.hostname : undefined
-    if (hostname === undefined || !policy.allowedHostnames.has(hostname)) {
-      return { ok: false, detail: `The Host header ${host === null ? '(missing)' : JSON.stringify(host)} does not name this server.` }
-    }
-  }
+  if (policy.allowedHostnames && !validateHostHeader(host, policy.allowedHostnames).ok)
+    return { ok: false, detail: `The Host header ${host === null ? '(missing)' : JSON.stringify(host)} does not name this server.` }
   if (origin === null) return { ok: true }
   const parsed = parseBare(origin)?.origin
   if (parsed === undefined) return { ok: false, detail: `The Origin ${JSON.stringify(origin)} is not a web origin this server accepts.` }

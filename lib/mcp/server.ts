@@ -8,11 +8,10 @@
 import * as sdk from '@modelcontextprotocol/server'
 import type { JSONRPCMessage, ServerOptions, StandardSchemaWithJSON, Transport } from '@modelcontextprotocol/server'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
-import { MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
+import { MCP_CACHE_HINTS, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import type { McpCatalog } from './catalog.ts'
 import type { McpDispatch } from './gate.ts'
 import type { JsonObject, McpAnswer } from './protocol.ts'
-import { MCP_CACHE_HINTS } from '../contract/constants.ts'
 
 /**
  * A schema as McpServer registers it: the contract's JSON Schema (the one OpenAPI publishes) and a
@@ -53,27 +52,27 @@ function createMcpServer(catalog: McpCatalog, options: ServerOptions): sdk.McpSe
 async function exchange(server: sdk.McpServer, messages: readonly JSONRPCMessage[]): Promise<JSONRPCMessage[]> {
   const answers: JSONRPCMessage[] = []
   const expected = messages.filter(sdk.isJSONRPCRequest).length
-  let answered = () => {}
-  const done = new Promise<void>((resolve) => (answered = resolve))
+  let resolve = () => {}
+  const answered = new Promise<void>((settle) => (resolve = settle))
   const transport: Transport = {
     start: async () => {},
     close: async () => transport.onclose?.(),
     send: async (message) => {
       if (sdk.isJSONRPCResultResponse(message) || sdk.isJSONRPCErrorResponse(message)) answers.push(message)
-      if (answers.length === expected) answered()
+      if (answers.length === expected) resolve()
     },
   }
   await server.connect(transport)
   try {
     for (const message of messages) transport.onmessage?.(message)
-    if (expected > 0) await done
+    if (expected > 0) await answered
     return answers
   } finally {
     server.close().catch(() => {})
   }
 }
 
-/** Serves a dispatch of gate.ts. */
+/** Serves a dispatch of gate.ts; `error` is left to the caller. */
 export function createMcpEndpoint(catalog: McpCatalog): (request: Request, dispatch: McpDispatch) => Promise<McpAnswer> {
   // One validator for every instance: the SDK would otherwise build an Ajv instance per request.
   const options: ServerOptions = {
@@ -87,16 +86,13 @@ export function createMcpEndpoint(catalog: McpCatalog): (request: Request, dispa
     const server = createMcpServer(catalog, options)
     if (dispatch.leg === 'legacy') {
       const { messages, batch, decided } = dispatch
-      const answers = [
-        ...decided.values(),
-        ...(await exchange(
-          server,
-          messages.filter((_, index) => !decided.has(index)),
-        )),
-      ]
-      return answers.length === 0
-        ? { status: 202, body: null, headers: [] }
-        : { status: 200, body: JSON.stringify(batch ? answers : answers[0]), headers: [] }
+      const served = await exchange(
+        server,
+        messages.filter((_, index) => !decided.has(index)),
+      )
+      const answers = [...decided.values(), ...served]
+      const body = answers.length === 0 ? null : Buffer.from(JSON.stringify(batch ? answers : answers[0]))
+      return { status: body ? 200 : 202, body, headers: [], error: null }
     }
     // The SDK's building blocks of one 2026-07-28 exchange, as `createMcpHandler` composes them: that
     // entry installs its own server/discover, which lists only the 2026-07-28 revisions. Never a stream.
@@ -104,6 +100,6 @@ export function createMcpEndpoint(catalog: McpCatalog): (request: Request, dispa
     await server.connect(transport)
     const response = await transport.handleMessage(dispatch.message, { request }).finally(() => server.close().catch(() => {}))
     const bytes = new Uint8Array(await response.arrayBuffer())
-    return { status: response.status, body: bytes.length === 0 ? null : bytes, headers: [] }
+    return { status: response.status, body: bytes.length === 0 ? null : bytes, headers: [], error: null }
   }
 }
