@@ -41,9 +41,8 @@ function describeInvalidArguments(name: string, serviceName: string, args: unkno
 }
 
 /**
- * `definition`: the tool as tools/list shows it; `validateOutput`: the contract's check of a result;
- * `call`: the REST body as structured content (one result per valid argument set, built once), or an
- * `isError` result for bad arguments.
+ * `definition`: the tool as tools/list shows it; `call`: the REST body as structured content (one
+ * result per valid argument set, built once), or an `isError` result for bad arguments.
  */
 function buildTool(site: Site, answers: readonly OperationAnswer[], operation: AgentOperation, name: string) {
   const { title, description } = operation.mcpTool as NonNullable<AgentOperation['mcpTool']>
@@ -59,7 +58,7 @@ function buildTool(site: Site, answers: readonly OperationAnswer[], operation: A
     if (parsed.success) return results.get(JSON.stringify(parsed.data)) as CallToolResult
     return { content: [{ type: 'text', text: describeInvalidArguments(name, site.config.serviceName, args, parsed.error.issues) }], isError: true }
   }
-  return { definition, validateOutput: operation.response['~standard'].validate, call }
+  return { definition, call }
 }
 
 /** Tools by name, resources and their `resources/read` results by URI. */
