@@ -14,13 +14,22 @@ type Serve = (request: Request, body: unknown, headers: MirroredHeaders) => Prom
 const MAX_KEY_LENGTH = 4096
 const MAX_ENTRIES = 256
 
+/** The key of a message, or undefined for one nested too deeply to serialize (it is answered, not remembered). */
+function keyOf(headers: MirroredHeaders, message: object): string | undefined {
+  try {
+    return JSON.stringify([headers.protocolVersionHeader, headers.mcpMethodHeader, headers.mcpNameHeader, message])
+  } catch {
+    return undefined
+  }
+}
+
 export function rememberAnswers(serve: Serve): Serve {
   // Each answer cut where the request's id goes (one part: the answer names no id).
   const remembered = new Map<string, Omit<McpAnswer, 'body'> & { parts: Buffer[] | null }>()
   const marker = `remembered-${randomUUID()}`
   return async (request, body, headers) => {
     const message = isPlainObject(body) && isJsonRpcId(body.id) ? { ...body, id: marker } : undefined
-    const key = message && JSON.stringify([headers.protocolVersionHeader, headers.mcpMethodHeader, headers.mcpNameHeader, message])
+    const key = message && keyOf(headers, message)
     if (key === undefined || key.length > MAX_KEY_LENGTH) return serve(request, body, headers)
     let answer = remembered.get(key)
     if (!answer) {
