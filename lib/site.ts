@@ -1,8 +1,8 @@
 /**
  * The running deployment in one object: its settings, validated content, published URLs, the name its
- * MCP server goes by and the values content placeholders are filled with. Built once per process in production; under `next dev`
- * rebuilt whenever the content was re-read after an edit (lib/content/load.ts), and so is everything
- * derived from it with `perSite`.
+ * MCP server goes by and the values content placeholders are filled with. Built once per process in
+ * production; under `next dev` rebuilt whenever the content was re-read after an edit
+ * (lib/content/load.ts), and so is everything derived from it with `perSite`.
  */
 import { isIP } from 'node:net'
 import { CONTRACT_TEMPLATE_VALUES } from './content/contract-values.ts'
