@@ -178,7 +178,7 @@ export interface SiteConfig {
   /** Addresses or CIDR ranges of proxies whose `X-Forwarded-For` `npm start` believes (validated). */
   trustProxy: string[]
   mcpAllowedOrigins: string[]
-  /** The MCP server name when set by MCP_SERVER_NAME; else it is derived from the base URL (lib/mcp/identity.ts). */
+  /** The MCP server name when set by MCP_SERVER_NAME; else it is derived from the base URL (lib/site.ts). */
   mcpServerName: string | undefined
   flagsSecret: string | undefined
   /** Content Signals of robots.txt and of every Markdown answer (`Content-Signal`). */

@@ -7,7 +7,7 @@
  */
 import { admitAgentRequest, type Admission } from '../admission.ts'
 import { API_BASE_PATH } from '../contract/constants.ts'
-import { AGENT_OPERATIONS } from '../contract/operations.ts'
+import { AGENT_OPERATIONS, operationPath, pathParameterNames, type AgentOperationId } from '../contract/operations.ts'
 import type { ProblemCode } from '../contract/problems.ts'
 import { isCorsPreflight, PREFLIGHT_HEADERS } from '../http/cors.ts'
 import { API_HEADERS, CONTENT_TYPES, READ_METHODS } from '../http/headers.ts'
@@ -22,7 +22,7 @@ type Route = { kind: 'body'; body: PreparedBody; route: string } | { kind: 'unkn
 
 /** An operation with path parameters, and its path as a pattern: one segment per parameter. */
 interface PathTemplate {
-  path: string
+  operationId: AgentOperationId
   pattern: RegExp
   parameters: string[]
 }
@@ -36,23 +36,20 @@ interface RestRoutes {
   baseUrl: string
 }
 
-const PARAMETER = /\{(\w+)\}/g
-const fill = (path: string, args: Readonly<Record<string, string>>) =>
-  `${API_BASE_PATH}${path.replace(PARAMETER, (_, name: string) => args[name] ?? '')}`
-
 /** Built from the operations table and the answers of each operation (lib/agent/catalog.ts). */
 const getRestRoutes = perSite((site): RestRoutes => {
   const answers = operationAnswers(getAgentCatalog())
   const byPath = new Map<string, { body: PreparedBody; route: string }>()
   const templates: PathTemplate[] = []
-  for (const operation of AGENT_OPERATIONS) {
-    const route = API_BASE_PATH + operation.path
-    for (const { args, body } of answers[operation.operationId]) byPath.set(fill(operation.path, args), { body: prepareJson(body), route })
-    const parameters = [...operation.path.matchAll(PARAMETER)].map((match) => match[1] as string)
+  for (const { operationId, path } of AGENT_OPERATIONS) {
+    const route = operationPath(operationId)
+    for (const { args, body } of answers[operationId]) byPath.set(operationPath(operationId, args), { body: prepareJson(body), route })
+    const parameters = pathParameterNames(path)
     if (parameters.length === 0) continue
-    const literal = operation.path.split(PARAMETER).filter((_, index) => index % 2 === 0)
-    const source = literal.map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('([^/]+)')
-    templates.push({ path: operation.path, pattern: new RegExp(`^${API_BASE_PATH}${source}$`), parameters })
+    // The template with its regex characters escaped, each `{name}` one segment.
+    const escaped = route.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    const source = parameters.reduce((pattern, name) => pattern.replace(`{${name}}`, '([^/]+)'), escaped)
+    templates.push({ operationId, pattern: new RegExp(`^${source}$`), parameters })
   }
   return { byPath, templates, problemTypeUrl: site.urls.problemType, baseUrl: site.config.baseUrl }
 })
@@ -66,7 +63,7 @@ function matchRoute(pathname: string, routes: RestRoutes): Route {
     // A percent-encoded id (`product%2Doverview`) names the same resource.
     const values = match.slice(1).map(safeDecode)
     const args = Object.fromEntries(template.parameters.map((name, index) => [name, values[index] ?? '']))
-    const known = values.every((value) => value !== null) ? routes.byPath.get(fill(template.path, args)) : undefined
+    const known = values.every((value) => value !== null) ? routes.byPath.get(operationPath(template.operationId, args)) : undefined
     return known ? { kind: 'body', ...known } : { kind: 'unknown-resource' }
   }
   return { kind: 'unknown-endpoint' }

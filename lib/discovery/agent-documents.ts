@@ -9,7 +9,6 @@ import { CONTRACT_VERSION, PRODUCT_NAME, PUBLIC_RESOURCE_IDS, SERVICE_DISPLAY_NA
 import { AGENT_OPERATIONS, mcpToolNames } from '../contract/operations.ts'
 import { fillTemplate } from '../content/load.ts'
 import { CONTENT_TYPES } from '../http/headers.ts'
-import { buildMcpServerIdentity } from '../mcp/identity.ts'
 import { renderPageBody } from '../pages/page-markdown.ts'
 import { buildPageModels } from '../pages/page-model.ts'
 import { SITE_PAGES, type PageKey } from '../routes/site-pages.ts'
@@ -26,7 +25,7 @@ const SERVICE_KEY = PRODUCT_NAME.toLowerCase()
  * deployment's identifiers stay the same across builds and name the same owner as its MCP server.
  */
 function airIdentifier(site: Site, name: string): string {
-  const [publisher] = buildMcpServerIdentity(site.config).name.split('/')
+  const [publisher] = site.mcpServer.name.split('/')
   return `urn:air:${publisher}:${SERVICE_KEY}:${name}`
 }
 

@@ -4,7 +4,6 @@
  * RFC 9728 protected-resource metadata. Names and versions match what the MCP endpoint says at run time.
  */
 import { MCP_PROTOCOL_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS, PRODUCT_NAME, SERVICE_DISPLAY_NAME } from '../contract/constants.ts'
-import { buildMcpServerIdentity } from '../mcp/identity.ts'
 import type { Site } from '../site.ts'
 
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json'
@@ -15,7 +14,7 @@ export const MCP_SERVER_DESCRIPTION = `Read-only ${PRODUCT_NAME} product, develo
 
 /** What the server card and the registry entry both say about the server, as `server/discover` does. */
 function describedServer(site: Site) {
-  const { name, version, title } = buildMcpServerIdentity(site.config)
+  const { name, version, title } = site.mcpServer
   return { name, version, title, description: MCP_SERVER_DESCRIPTION, websiteUrl: site.urls.home }
 }
 

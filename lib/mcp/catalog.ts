@@ -10,7 +10,6 @@ import { PRODUCT_NAME, PUBLIC_RESOURCE_IDS, RESOURCE_ID_PARAMETER, RESOURCE_MIME
 import { mcpToolName, TOOL_OPERATIONS, type AgentOperation } from '../contract/operations.ts'
 import { JSON_SCHEMA_OPTIONS } from '../contract/schemas.ts'
 import { perSite, type Site } from '../site.ts'
-import { buildMcpServerIdentity } from './identity.ts'
 import { isPlainObject, type JsonObject } from './protocol.ts'
 
 export type McpCatalog = ReturnType<typeof buildMcpCatalog>
@@ -42,9 +41,8 @@ function describeInvalidArguments(name: string, serviceName: string, args: unkno
 }
 
 /**
- * `definition`: the tool as tools/list shows it; `validateOutput`: the contract's check of a result;
- * `call`: the REST body as structured content (one result per valid argument set, built once), or an
- * `isError` result for bad arguments.
+ * `definition`: the tool as tools/list shows it; `call`: the REST body as structured content (one
+ * result per valid argument set, built once), or an `isError` result for bad arguments.
  */
 function buildTool(site: Site, answers: readonly OperationAnswer[], operation: AgentOperation, name: string) {
   const { title, description } = operation.mcpTool as NonNullable<AgentOperation['mcpTool']>
@@ -60,19 +58,17 @@ function buildTool(site: Site, answers: readonly OperationAnswer[], operation: A
     if (parsed.success) return results.get(JSON.stringify(parsed.data)) as CallToolResult
     return { content: [{ type: 'text', text: describeInvalidArguments(name, site.config.serviceName, args, parsed.error.issues) }], isError: true }
   }
-  return { definition, validateOutput: operation.response['~standard'].validate, call }
+  return { definition, call }
 }
 
-/** Tools by name, resources and their `resources/read` results by URI, every valid tool call (`tools/call` params). */
+/** Tools by name, resources and their `resources/read` results by URI. */
 export function buildMcpCatalog(site: Site, catalog: AgentCatalog = buildAgentCatalog(site)) {
   const { serviceName } = site.config
-  const tools = new Map<string, ReturnType<typeof buildTool>>()
-  const calls: { name: string; arguments: Readonly<Record<string, string>> }[] = []
   const answers = operationAnswers(catalog)
+  const tools = new Map<string, ReturnType<typeof buildTool>>()
   for (const operation of TOOL_OPERATIONS) {
     const name = mcpToolName(serviceName, operation.operationId)
     tools.set(name, buildTool(site, answers[operation.operationId], operation, name))
-    for (const { args } of answers[operation.operationId]) calls.push({ name, arguments: args })
   }
   const reads = new Map<string, ReadResourceResult>()
   const resources = PUBLIC_RESOURCE_IDS.map((id) => {
@@ -83,14 +79,13 @@ export function buildMcpCatalog(site: Site, catalog: AgentCatalog = buildAgentCa
   })
   const firstTool = mcpToolName(serviceName, 'getPublicCapabilities')
   return {
-    serverInfo: buildMcpServerIdentity(site.config),
+    serverInfo: site.mcpServer,
     instructions: `Read-only public ${PRODUCT_NAME} product, developer and agent-integration metadata: no authentication, no private data, no writes. Start with ${firstTool}; the resources are the same Markdown documents as the REST API.`,
     toolList: { tools: [...tools.values()].map((tool) => tool.definition) } satisfies ListToolsResult,
     tools,
     resourceList: { resources } satisfies ListResourcesResult,
     reads,
     resourceUris: [...reads.keys()],
-    calls,
   }
 }
 

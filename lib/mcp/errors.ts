@@ -5,28 +5,18 @@
  * (gate.ts); `fromLadderRejection` is the one mapping of the SDK classifier's verdict onto the table.
  */
 import { JSONRPC_VERSION, ProtocolErrorCode as Code, type InboundLadderRejection, type StandardSchemaV1 } from '@modelcontextprotocol/server'
-import { MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
+import { applicationErrorCode, HEADER_MISMATCH, MCP_MAX_BODY_BYTES, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import type { HeaderList } from '../http/header-list.ts'
-import { isPlainObject, MCP_ALLOWED_METHODS } from './protocol.ts'
-import { applicationErrorCode, HEADER_MISMATCH, MCP_MAX_BODY_BYTES } from '../contract/constants.ts'
-import type { JsonObject, JsonRpcId, McpAnswer } from './protocol.ts'
+import { isPlainObject, MCP_ALLOWED_METHODS, type JsonObject, type JsonRpcId, type McpAnswer } from './protocol.ts'
 
-export type JsonRpcErrorObject = { code: number; message: string; data?: JsonObject }
 /** Extra headers: Allow. */
-export type McpErrorAnswer = { status: number; id: JsonRpcId | null; error: JsonRpcErrorObject; headers?: HeaderList }
+export type McpErrorAnswer = { status: number; id: Id; error: { code: number; message: string; data?: JsonObject }; headers?: HeaderList }
 type Id = JsonRpcId | null
 
-const RESOLUTION = {
-  request:
-    'Send one JSON-RPC 2.0 request object: {"jsonrpc":"2.0","id":<string or integer>,"method":<string>,"params":<object>}. Only legacy (2025-03-26) clients may send a batch array.',
-  methods:
-    'Use server/discover, tools/list, tools/call, resources/list, resources/templates/list or resources/read (legacy clients also initialize and ping).',
-  params: 'Correct the params the message names and retry; tools/list gives the input schema of every tool.',
-  retry: 'Retry later; report the problem if it persists.',
-  origin:
-    'Call the MCP endpoint from a server-side client (no Origin header), from the site itself, or from an origin the operator lists in MCP_ALLOWED_ORIGINS.',
-}
+const INVALID_REQUEST_RESOLUTION =
+  'Send one JSON-RPC 2.0 request object: {"jsonrpc":"2.0","id":<string or integer>,"method":<string>,"params":<object>}. Only legacy (2025-03-26) clients may send a batch array.'
+const RETRY_RESOLUTION = 'Retry later; report the problem if it persists.'
 
 const answer = (status: number, id: Id, code: number, message: string, data: JsonObject, headers?: HeaderList): McpErrorAnswer => ({
   status,
@@ -41,7 +31,7 @@ const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(
 export const parseError = (detail = 'The request body is not valid JSON (UTF-8).') =>
   answer(400, null, Code.ParseError, 'Parse error', { detail, resolution: 'Send one JSON-RPC 2.0 message as a UTF-8 JSON body.' })
 export const invalidRequest = (id: Id, detail: string) =>
-  answer(400, id, Code.InvalidRequest, 'Invalid Request', { detail, resolution: RESOLUTION.request })
+  answer(400, id, Code.InvalidRequest, 'Invalid Request', { detail, resolution: INVALID_REQUEST_RESOLUTION })
 /** A mirrored header missing or disagreeing with the body (-32020). */
 export const headerMismatch = (id: Id, detail: string) =>
   answer(400, id, HEADER_MISMATCH, `Header mismatch: ${detail}`, contract('mcp_header_mismatch', sentence(detail)))
@@ -49,9 +39,14 @@ export const headerMismatch = (id: Id, detail: string) =>
 export const envelopeInvalid = (id: Id, detail: string) =>
   answer(400, id, Code.InvalidParams, `Invalid params: ${detail}`, contract('mcp_header_mismatch', sentence(detail)))
 /** A present `Origin` (or, on a loopback bind, `Host`) that is not allowed: DNS-rebinding protection. */
-export const forbiddenOrigin = (detail: string) => answer(403, null, Code.InvalidRequest, 'Forbidden', { detail, resolution: RESOLUTION.origin })
+export const forbiddenOrigin = (detail: string) =>
+  answer(403, null, Code.InvalidRequest, 'Forbidden', {
+    detail,
+    resolution:
+      'Call the MCP endpoint from a server-side client (no Origin header), from the site itself, or from an origin the operator lists in MCP_ALLOWED_ORIGINS.',
+  })
 export const internalError = () =>
-  answer(500, null, Code.InternalError, 'Internal error', { detail: 'The server failed while answering this request.', resolution: RESOLUTION.retry })
+  answer(500, null, Code.InternalError, 'Internal error', { detail: 'The server failed while answering this request.', resolution: RETRY_RESOLUTION })
 
 /** A call other than `initialize` pins a protocol version this server does not serve (-32022). */
 export function unsupportedProtocolVersion(id: Id, requested: string): McpErrorAnswer {
@@ -88,7 +83,8 @@ export const unsupportedMediaType = (received: string | null) =>
 export function invalidParams(id: Id, issues: ReadonlyArray<StandardSchemaV1.Issue>): McpErrorAnswer {
   const at = (path: StandardSchemaV1.Issue['path']) => path?.map((key) => String(typeof key === 'object' ? key.key : key)).join('.')
   const summary = `Invalid params: ${issues.map(({ path, message }) => (path?.length ? `${at(path)}: ${message}` : message)).join('; ')}`
-  return answer(200, id, Code.InvalidParams, summary, { detail: summary, resolution: RESOLUTION.params })
+  const resolution = 'Correct the params the message names and retry; tools/list gives the input schema of every tool.'
+  return answer(200, id, Code.InvalidParams, summary, { detail: summary, resolution })
 }
 
 /** A method this server does not serve: 404 on 2026-07-28, in-band (200) on the 2025 transport. */
@@ -97,7 +93,9 @@ export function methodNotFound(id: Id, method: string, status: number): McpError
     method === 'subscriptions/listen'
       ? 'This server offers no subscriptions: it never opens a stream, and its lists change only when it is redeployed (see their ttlMs caching hints).'
       : `This server does not serve the method ${JSON.stringify(method)}.`
-  return answer(status, id, Code.MethodNotFound, 'Method not found', { detail, method, resolution: RESOLUTION.methods })
+  const resolution =
+    'Use server/discover, tools/list, tools/call, resources/list, resources/templates/list or resources/read (legacy clients also initialize and ping).'
+  return answer(status, id, Code.MethodNotFound, 'Method not found', { detail, method, resolution })
 }
 
 /** `tools/call` naming no tool of the catalog (in-band). */
@@ -129,14 +127,15 @@ export function fromLadderRejection({ httpStatus, code, message, data }: Inbound
     return answer(httpStatus, id, code, message, contract('mcp_header_mismatch', message, given))
   return answer(httpStatus, id, code, message, {
     detail: message,
-    resolution: code === Code.InvalidRequest ? RESOLUTION.request : RESOLUTION.retry,
+    resolution: code === Code.InvalidRequest ? INVALID_REQUEST_RESOLUTION : RETRY_RESOLUTION,
     ...given,
   })
 }
 
-/** The answer on the wire. */
-export const errorAnswer = ({ status, id, error, headers = [] }: McpErrorAnswer): McpAnswer<string> => ({
+/** The answer on the wire; `extraHeaders`: the admission's. */
+export const errorAnswer = ({ status, id, error, headers = [] }: McpErrorAnswer, extraHeaders: HeaderList = []): McpAnswer => ({
   status,
-  body: JSON.stringify({ jsonrpc: JSONRPC_VERSION, id, error }),
-  headers,
+  body: Buffer.from(JSON.stringify({ jsonrpc: JSONRPC_VERSION, id, error })),
+  headers: [...headers, ...extraHeaders],
+  error: String(error.code),
 })

@@ -8,11 +8,10 @@
  */
 import * as sdk from '@modelcontextprotocol/server'
 import type { InboundHttpRequest, JSONRPCMessage, StandardSchemaV1Sync } from '@modelcontextprotocol/server'
-import { MCP_LEGACY_PROTOCOL_VERSIONS, MCP_PROTOCOL_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
+import { MCP_LEGACY_PROTOCOL_VERSIONS, MCP_MAX_BATCH_MESSAGES, MCP_PROTOCOL_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import type { McpCatalog } from './catalog.ts'
 import * as answers from './errors.ts'
-import { isPlainObject, MCP_NAME_SOURCE, readableId, type JsonObject, type JsonRpcId } from './protocol.ts'
-import { MCP_MAX_BATCH_MESSAGES } from '../contract/constants.ts'
+import { isPlainObject, readableId, type JsonObject, type JsonRpcId } from './protocol.ts'
 
 /** The raw values of the headers that mirror the body, as the SDK's classifier takes them. */
 export type MirroredHeaders = Pick<InboundHttpRequest, 'protocolVersionHeader' | 'mcpMethodHeader' | 'mcpNameHeader'>
@@ -20,28 +19,27 @@ type Problem = answers.McpErrorAnswer | undefined
 
 const { PROTOCOL_VERSION_META_KEY: VERSION_KEY, isJSONRPCRequest: isRequest } = sdk
 const ENVELOPE_KEYS: readonly string[] = [VERSION_KEY, sdk.CLIENT_INFO_META_KEY, sdk.CLIENT_CAPABILITIES_META_KEY, sdk.LOG_LEVEL_META_KEY]
-const isMessage = (value: unknown) => isRequest(value) || sdk.isJSONRPCNotification(value)
-const metaOf = (body: unknown) => (isPlainObject(body) && isPlainObject(body.params) ? body.params._meta : undefined)
-
-/** The message without 2026-07-28 envelope keys, which would make the SDK classify it as a modern request. */
-function withoutEnvelope(message: JsonObject): JsonObject {
-  const meta = metaOf(message)
-  if (!isPlainObject(meta)) return message
-  return {
-    ...message,
-    params: { ...(message.params as JsonObject), _meta: Object.fromEntries(Object.entries(meta).filter(([key]) => !ENVELOPE_KEYS.includes(key))) },
-  }
+/** Methods whose `Mcp-Name` header mirrors a body field (2026-07-28 transport). */
+const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
+  ...{ 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' },
+  ...{ 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' },
 }
+const isMessage = (value: unknown) => isRequest(value) || sdk.isJSONRPCNotification(value)
+const isOneOf = (values: readonly string[], value: unknown) => (values as readonly unknown[]).includes(value)
+/** A message's `_meta` when it is an object. */
+const envelopeOf = (body: unknown) =>
+  isPlainObject(body) && isPlainObject(body.params) && isPlainObject(body.params._meta) ? body.params._meta : undefined
 
 /**
- * A message whose `_meta` names a 2025 version that no MCP-Protocol-Version contradicts. The SDK
- * reads any version in `_meta` as a 2026-07-28 envelope claim and refuses a 2025 one as unsupported
- * (-32022), although this server serves it: it goes to the SDK as the 2025 message it is.
+ * The message without 2026-07-28 envelope keys, which would make the SDK classify it as a modern
+ * request: `initialize`, and a message whose `_meta` names a 2025 version (the SDK reads any version
+ * in `_meta` as a 2026-07-28 claim and refuses a 2025 one as unsupported, -32022).
  */
-function claimsLegacyVersion(body: unknown, header: string | undefined): body is JsonObject {
-  const meta = metaOf(body)
-  const claimed = isPlainObject(meta) ? meta[VERSION_KEY] : undefined
-  return (MCP_LEGACY_PROTOCOL_VERSIONS as readonly unknown[]).includes(claimed) && (header === undefined || header === claimed)
+function withoutEnvelope(message: JsonObject): JsonObject {
+  const meta = envelopeOf(message)
+  if (!meta) return message
+  const _meta = Object.fromEntries(Object.entries(meta).filter(([key]) => !ENVELOPE_KEYS.includes(key)))
+  return { ...message, params: { ...(message.params as JsonObject), _meta } }
 }
 
 const methodMismatch = (id: JsonRpcId | null, header: string, method: unknown) =>
@@ -64,7 +62,7 @@ function contractProblem(body: unknown, headers: MirroredHeaders): Problem {
   if (Array.isArray(body) ? body.length === 0 : !isMessage(meta === undefined ? body : { ...(body as JsonObject), params })) return undefined
   if (Array.isArray(body) && body.length > MCP_MAX_BATCH_MESSAGES)
     return answers.invalidRequest(null, `A JSON-RPC batch may hold at most ${MCP_MAX_BATCH_MESSAGES} messages.`)
-  if (version !== undefined && !(MCP_SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version))
+  if (version !== undefined && !isOneOf(MCP_SUPPORTED_PROTOCOL_VERSIONS, version))
     return answers.unsupportedProtocolVersion(readableId(body), version)
   if (!Array.isArray(body))
     return version === MCP_PROTOCOL_VERSION && meta !== undefined && !isPlainObject(meta)
@@ -82,7 +80,7 @@ function contractProblem(body: unknown, headers: MirroredHeaders): Problem {
     if (ids[index] !== null && ids.indexOf(ids[index] as JsonRpcId) !== index)
       return answers.invalidRequest(null, `${at} the id ${JSON.stringify(ids[index])} is used twice in the batch.`)
     if (message.method === 'initialize') return answers.invalidRequest(null, `${at} initialize cannot be part of a batch.`)
-    if (isPlainObject(metaOf(message)) && VERSION_KEY in (metaOf(message) as JsonObject)) return undefined
+    if (envelopeOf(message)?.[VERSION_KEY] !== undefined) return undefined
     if (headers.mcpMethodHeader !== undefined && headers.mcpMethodHeader !== message.method)
       return methodMismatch(null, headers.mcpMethodHeader, message.method)
   }
@@ -116,7 +114,7 @@ function headerProblem(
   if (required && protocolVersionHeader === undefined) return missing('MCP-Protocol-Version')
   if (required && method === undefined) return missing('Mcp-Method')
   if (method !== undefined && method !== body.method) return methodMismatch(id, method, body.method)
-  const field = typeof body.method === 'string' && Object.hasOwn(MCP_NAME_SOURCE, body.method) ? MCP_NAME_SOURCE[body.method] : undefined
+  const field = typeof body.method === 'string' && Object.hasOwn(NAME_SOURCE, body.method) ? NAME_SOURCE[body.method] : undefined
   const value = field && isPlainObject(body.params) ? body.params[field] : undefined
   if (required && name === undefined && typeof value === 'string') return missing('Mcp-Name')
   if (name === undefined || field === undefined) return undefined
@@ -159,37 +157,34 @@ export type McpDispatch =
   | { leg: 'modern'; message: sdk.JSONRPCRequest | sdk.JSONRPCNotification; classification: sdk.MessageClassification }
   | { leg: 'legacy'; messages: JSONRPCMessage[]; batch: boolean; decided: Map<number, JSONRPCMessage> }
 
-const legacy = (message: unknown): McpDispatch => ({ leg: 'legacy', messages: [message as JSONRPCMessage], batch: false, decided: new Map() })
+/** A single 2025-era message: its header and message problems, else the SDK's. */
+const legacy = (message: JsonObject, headers: MirroredHeaders, catalog: McpCatalog): answers.McpErrorAnswer | McpDispatch =>
+  headerProblem(message, headers) ??
+  messageProblem(message, SERVED_LEGACY, catalog) ?? { leg: 'legacy', messages: [message as JSONRPCMessage], batch: false, decided: new Map() }
 
 /** The contract's answer to a parsed body, or where the SDK serves it. */
 export function dispatchMcpRequest(body: unknown, headers: MirroredHeaders, catalog: McpCatalog): answers.McpErrorAnswer | McpDispatch {
   // A legacy handshake: decisions.md has initialize negotiate whatever version header or `_meta` comes with it.
-  if (isRequest(body) && body.method === 'initialize') {
-    const handshake = withoutEnvelope(body)
-    return headerProblem(body, headers) ?? messageProblem(handshake, SERVED_LEGACY, catalog) ?? legacy(handshake)
-  }
+  if (isRequest(body) && body.method === 'initialize') return legacy(withoutEnvelope(body), headers, catalog)
   const problem = contractProblem(body, headers)
   if (problem) return problem
-  const message = claimsLegacyVersion(body, headers.protocolVersionHeader) ? withoutEnvelope(body) : body
+  const claimed = envelopeOf(body)?.[VERSION_KEY]
+  const claimsLegacy = isOneOf(MCP_LEGACY_PROTOCOL_VERSIONS, claimed) && (headers.protocolVersionHeader ?? claimed) === claimed
+  const message = claimsLegacy ? withoutEnvelope(body as JsonObject) : body
   const outcome = sdk.classifyInboundRequest({ httpMethod: 'POST', body: message, ...headers })
   if (outcome.kind === 'reject') return answers.fromLadderRejection(outcome, readableId(message))
   if (outcome.kind === 'modern') {
-    if (!isRequest(message)) return { leg: 'modern', message: outcome.message, classification: outcome.classification }
+    const modern: McpDispatch = { leg: 'modern', message: outcome.message, classification: outcome.classification }
+    if (!isRequest(message)) return modern
     // The SDK would refuse a `_meta` version it does not serve with a -32022 listing 2026-07-28 only.
-    const meta = metaOf(message)
-    const version = isPlainObject(meta) ? meta[VERSION_KEY] : undefined
-    if (!(MCP_SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(version))
-      return answers.unsupportedProtocolVersion(readableId(message), String(version))
-    return (
-      headerProblem(message, headers, true) ??
-      messageProblem(message, SERVED, catalog) ?? { leg: 'modern', message, classification: outcome.classification }
-    )
+    const version = envelopeOf(message)?.[VERSION_KEY]
+    if (!isOneOf(MCP_SUPPORTED_PROTOCOL_VERSIONS, version)) return answers.unsupportedProtocolVersion(readableId(message), String(version))
+    return headerProblem(message, headers, true) ?? messageProblem(message, SERVED, catalog) ?? modern
   }
   // The 2025 serving would accept a posted response (202), but this server sends no requests to answer.
   if (outcome.reason === 'response')
     return answers.invalidRequest(readableId(message), 'A JSON-RPC response cannot be posted: the server sends no requests to answer.')
-  if (!Array.isArray(message))
-    return headerProblem(message as JsonObject, headers) ?? messageProblem(message, SERVED_LEGACY, catalog) ?? legacy(message)
+  if (!Array.isArray(message)) return legacy(message as JsonObject, headers, catalog)
   const decided = new Map<number, JSONRPCMessage>()
   for (const [index, element] of message.entries()) {
     const refused = messageProblem(element, SERVED_LEGACY, catalog)

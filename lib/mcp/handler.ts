@@ -1,24 +1,23 @@
 /**
  * POST /mcp as one web-standard handler. In order: the Origin policy (403), any method but POST (405),
  * the body read once by the SDK's reader under the size limit, admission (rollout state and quota,
- * decided before anything else: 503/429), media type (415), size (413), JSON (-32700), then a
- * precomputed answer, the contract's own answer (gate.ts) or the SDK's (server.ts). Every answer is one
- * JSON-RPC body with the API headers; nothing in the request can make it throw, stream or hang. It
+ * decided before anything else: 503/429), media type (415), size (413), JSON (-32700), then the
+ * contract's own answer (gate.ts) or the SDK's (server.ts), remembered (remembered.ts). Every answer is
+ * one JSON-RPC body with the API headers; nothing in the request can make it throw, stream or hang. It
  * returns what it decided on the way (admission, the MCP call and how it was answered) with the answer.
  */
 import * as sdk from '@modelcontextprotocol/server'
 import { admitAgentRequest, type Admission } from '../admission.ts'
+import { MCP_MAX_BODY_BYTES } from '../contract/constants.ts'
 import { API_HEADERS, CONTENT_TYPES } from '../http/headers.ts'
-import type { HeaderList } from '../http/header-list.ts'
 import { respond } from '../http/respond.ts'
 import { perSite } from '../site.ts'
 import { getMcpCatalog } from './catalog.ts'
 import * as answers from './errors.ts'
-import { dispatchMcpRequest } from './gate.ts'
+import { dispatchMcpRequest, type MirroredHeaders } from './gate.ts'
 import { buildOriginPolicy, checkOrigin } from './origin.ts'
-import { createPrecomputedAnswers } from './precomputed.ts'
 import { isPlainObject, MCP_HEADERS, readableId, type McpAnswer } from './protocol.ts'
-import { MCP_MAX_BODY_BYTES } from '../contract/constants.ts'
+import { rememberAnswers } from './remembered.ts'
 import { createMcpEndpoint } from './server.ts'
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null)
@@ -53,26 +52,16 @@ type Decided = Omit<McpOutcome, 'response'>
 const getRuntime = perSite((site) => {
   const catalog = getMcpCatalog()
   const serveBySdk = createMcpEndpoint(catalog)
-  /** The contract's answer or the SDK's, and how it answered the call (`error`). */
-  const serve = async (request: Request, body: unknown): Promise<McpAnswer & { error: string | null }> => {
-    const get = (name: string) => request.headers.get(name) ?? undefined
-    const headers = {
-      protocolVersionHeader: get(MCP_HEADERS.protocolVersion),
-      mcpMethodHeader: get(MCP_HEADERS.method),
-      mcpNameHeader: get(MCP_HEADERS.name),
-    }
+  const serve = async (request: Request, body: unknown, headers: MirroredHeaders): Promise<McpAnswer> => {
     const dispatch = dispatchMcpRequest(body, headers, catalog)
-    if (!('leg' in dispatch)) return { ...answers.errorAnswer(dispatch), error: String(dispatch.error.code) }
+    if (!('leg' in dispatch)) return answers.errorAnswer(dispatch)
     // The SDK served a valid call: its outcome is the catalog tool's own answer to these arguments.
     const call = sdk.isJSONRPCRequest(body) && body.method === 'tools/call' ? body.params : undefined
     const toolError = call && catalog.tools.get(call.name as string)?.call(call.arguments).isError
     return { ...(await serveBySdk(request, dispatch)), error: toolError ? 'tool_error' : null }
   }
-  return { policy: buildOriginPolicy(site.config), serve, precomputed: createPrecomputedAnswers(catalog, serve) }
+  return { policy: buildOriginPolicy(site.config), serve: rememberAnswers(serve) }
 })
-
-const NO_HEADERS: HeaderList = []
-const encoder = new TextEncoder()
 
 /** The parsed body, or why there is none: 'too-large', 'empty', 'unreadable' (not JSON, or the stream failed). */
 async function readBody(request: Request): Promise<{ json: unknown } | 'too-large' | 'empty' | 'unreadable'> {
@@ -88,47 +77,35 @@ async function readBody(request: Request): Promise<{ json: unknown } | 'too-larg
 /** Answers any request to /mcp. */
 export async function answerMcpRequest(request: Request): Promise<McpOutcome> {
   const decided: Decided = { route: null, admission: null, mcp: null }
-  let response: Response
-  try {
-    response = await handle(request, decided)
-  } catch {
-    response = refuse(request, decided, answers.internalError(), NO_HEADERS)
-  }
+  const answer = await decide(request, decided).catch(() => answers.errorAnswer(answers.internalError()))
+  if (decided.mcp) decided.mcp.error = answer.error
+  const response = respond(request, answer.status, answer.body && { bytes: answer.body }, CONTENT_TYPES.json, API_HEADERS, answer.headers)
   return { ...decided, response }
 }
 
-async function handle(request: Request, decided: Decided): Promise<Response> {
-  const { policy, serve, precomputed } = getRuntime()
+async function decide(request: Request, decided: Decided): Promise<McpAnswer> {
+  const { policy, serve } = getRuntime()
   const verdict = checkOrigin(request.headers.get('origin'), request.headers.get('host'), policy)
-  if (!verdict.ok) return refuse(request, decided, answers.forbiddenOrigin(verdict.detail), NO_HEADERS)
-  if (request.method !== 'POST') return refuse(request, decided, answers.methodNotAllowed(request.method), NO_HEADERS)
+  if (!verdict.ok) return answers.errorAnswer(answers.forbiddenOrigin(verdict.detail))
+  if (request.method !== 'POST') return answers.errorAnswer(answers.methodNotAllowed(request.method))
   const body = await readBody(request)
   if (typeof body === 'object') decided.mcp = describeMcpCall(request, body.json)
   // Every POST spends the quota exactly once, before anything else is decided about it.
   const admission = await admitAgentRequest(request)
   decided.admission = admission
-  if (!admission.admitted) {
-    const id = typeof body === 'object' ? readableId(body.json) : null
-    return refuse(request, decided, answers.refused(admission.reason, id, admission.retryAfterSeconds), admission.headers)
-  }
+  const refuse = (problem: answers.McpErrorAnswer) => answers.errorAnswer(problem, admission.headers)
+  if (!admission.admitted)
+    return refuse(answers.refused(admission.reason, typeof body === 'object' ? readableId(body.json) : null, admission.retryAfterSeconds))
   const contentType = request.headers.get('content-type')
-  if (!sdk.isJsonContentType(contentType)) return refuse(request, decided, answers.unsupportedMediaType(contentType), admission.headers)
-  if (body === 'too-large') return refuse(request, decided, answers.bodyTooLarge(), admission.headers)
-  if (typeof body !== 'object')
-    return refuse(request, decided, answers.parseError(body === 'empty' ? 'The request body is empty.' : undefined), admission.headers)
-  const known = await precomputed(request, body.json)
-  if (known) return send(request, known, admission.headers)
-  const served = await serve(request, body.json)
-  if (decided.mcp) decided.mcp.error = served.error
-  return send(request, served, admission.headers)
-}
-
-function refuse(request: Request, decided: Decided, problem: answers.McpErrorAnswer, admission: HeaderList): Response {
-  if (decided.mcp) decided.mcp.error = String(problem.error.code)
-  return send(request, answers.errorAnswer(problem), admission)
-}
-
-function send(request: Request, answer: McpAnswer, admission: HeaderList): Response {
-  const bytes = typeof answer.body === 'string' ? encoder.encode(answer.body) : answer.body
-  return respond(request, answer.status, bytes && { bytes }, CONTENT_TYPES.json, API_HEADERS, admission, answer.headers)
+  if (!sdk.isJsonContentType(contentType)) return refuse(answers.unsupportedMediaType(contentType))
+  if (body === 'too-large') return refuse(answers.bodyTooLarge())
+  if (typeof body !== 'object') return refuse(answers.parseError(body === 'empty' ? 'The request body is empty.' : undefined))
+  const header = (name: string) => request.headers.get(name) ?? undefined
+  const [protocolVersionHeader, mcpMethodHeader, mcpNameHeader] = [
+    header(MCP_HEADERS.protocolVersion),
+    header(MCP_HEADERS.method),
+    header(MCP_HEADERS.name),
+  ]
+  const served = await serve(request, body.json, { protocolVersionHeader, mcpMethodHeader, mcpNameHeader })
+  return { ...served, headers: [...served.headers, ...admission.headers] }
 }

@@ -7,14 +7,12 @@ import type { HeaderList } from '../http/header-list.ts'
 
 export const MCP_ALLOWED_METHODS = 'POST'
 export const MCP_HEADERS = { protocolVersion: 'mcp-protocol-version', method: 'mcp-method', name: 'mcp-name' } as const
-/** Methods whose `Mcp-Name` header mirrors a body field (2026-07-28 transport). */
-export const MCP_NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
-  ...{ 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' },
-  ...{ 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' },
-}
 
-/** An answer as it goes on the wire: status, JSON body (null: none) and extra headers (Allow). */
-export type McpAnswer<Body = string | Uint8Array> = { status: number; body: Body | null; headers: HeaderList }
+/**
+ * An answer as it goes on the wire: status, JSON body (null: none) and extra headers (Allow, the
+ * admission's), with how it answered the call for telemetry: `tool_error`, the JSON-RPC error code, or null.
+ */
+export type McpAnswer = { status: number; body: Uint8Array | null; headers: HeaderList; error: string | null }
 export type JsonObject = Record<string, unknown>
 export type JsonRpcId = string | number
 

@@ -6,43 +6,77 @@
  * pass through unchanged.
  */
 import * as sdk from '@modelcontextprotocol/server'
-import type { JSONRPCMessage, ServerOptions, StandardSchemaWithJSON, Transport } from '@modelcontextprotocol/server'
+import type { JSONRPCMessage, JsonSchemaType, jsonSchemaValidator, ServerOptions, Transport } from '@modelcontextprotocol/server'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
-import { MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
+import { MCP_CACHE_HINTS, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import type { McpCatalog } from './catalog.ts'
 import type { McpDispatch } from './gate.ts'
-import type { JsonObject, McpAnswer } from './protocol.ts'
-import { MCP_CACHE_HINTS } from '../contract/constants.ts'
+import type { McpAnswer } from './protocol.ts'
 
 /**
- * A schema as McpServer registers it: the contract's JSON Schema (the one OpenAPI publishes) and a
- * validation. Tool input is taken as given: McpServer would answer invalid arguments in its own words,
- * and the contract's tool error names the valid ids, so each tool validates its own arguments.
+ * Tool input is taken as given: McpServer would answer invalid arguments in its own words, and the
+ * contract's tool error names the valid ids, so each tool validates its own arguments.
  */
-function registered(json: JsonObject, validate: StandardSchemaWithJSON['~standard']['validate'] = (value) => ({ value })): StandardSchemaWithJSON {
-  return { '~standard': { version: 1, vendor: 'cadence', validate, jsonSchema: { input: () => json, output: () => json } } }
-}
-
+const AS_GIVEN: jsonSchemaValidator = { getValidator: () => (input) => ({ valid: true, data: input as never, errorMessage: undefined }) }
 /** Read-only lists that never change while the server runs. */
 const CAPABILITIES = { resources: {}, tools: {} }
 const CACHED = ['tools/list', 'resources/list', 'resources/templates/list', 'resources/read'].map((method) => [method, MCP_CACHE_HINTS.listsAndReads])
 
-function createMcpServer(catalog: McpCatalog, options: ServerOptions): sdk.McpServer {
-  const server = new sdk.McpServer(catalog.serverInfo, options)
-  for (const [name, { definition, validateOutput, call }] of catalog.tools) {
-    const { title, description, annotations, inputSchema, outputSchema } = definition
-    const schemas = { inputSchema: registered(inputSchema), outputSchema: registered(outputSchema as JsonObject, validateOutput) }
-    server.registerTool(name, { title, description, annotations, ...schemas }, (args) => call(args))
+/** Serves a dispatch of gate.ts; `error` is left to the caller. */
+export function createMcpEndpoint(catalog: McpCatalog): (request: Request, dispatch: McpDispatch) => Promise<McpAnswer> {
+  // One validator for every instance: the SDK would otherwise build an Ajv instance per request.
+  const validator = new AjvJsonSchemaValidator()
+  const options: ServerOptions = {
+    capabilities: CAPABILITIES,
+    instructions: catalog.instructions,
+    jsonSchemaValidator: validator,
+    supportedProtocolVersions: [...MCP_SUPPORTED_PROTOCOL_VERSIONS],
+    cacheHints: Object.fromEntries([['server/discover', MCP_CACHE_HINTS.discover], ...CACHED]),
   }
-  for (const { uri, name, ...metadata } of catalog.resourceList.resources)
-    server.registerResource(name, uri, metadata, () => catalog.reads.get(uri) as sdk.ReadResourceResult)
-  // McpServer advertises listChanged on both; these lists change only with a deployment and no stream
-  // ever carries a notification, so the flags are withdrawn (a flag set to undefined is not sent).
-  server.server.registerCapabilities({ tools: { listChanged: undefined }, resources: { listChanged: undefined } })
+  // Each tool as McpServer registers it, with the contract's JSON Schemas (the ones OpenAPI publishes).
+  const tools = [...catalog.tools].map(([name, { definition, call }]) => {
+    const { title, description, annotations, inputSchema, outputSchema } = definition
+    const json = (schema: unknown) => schema as JsonSchemaType
+    const schemas = { inputSchema: sdk.fromJsonSchema(json(inputSchema), AS_GIVEN), outputSchema: sdk.fromJsonSchema(json(outputSchema), validator) }
+    return { name, config: { title, description, annotations, ...schemas }, call }
+  })
   // The SDK's server/discover lists only the 2026-07-28 revisions; the contract lists every version served.
   const discovered = { supportedVersions: [...MCP_SUPPORTED_PROTOCOL_VERSIONS], capabilities: CAPABILITIES, instructions: catalog.instructions }
-  server.server.setRequestHandler('server/discover', () => discovered)
-  return server
+
+  const createMcpServer = () => {
+    const server = new sdk.McpServer(catalog.serverInfo, options)
+    for (const { name, config, call } of tools) server.registerTool(name, config, (args) => call(args))
+    for (const { uri, name, ...metadata } of catalog.resourceList.resources)
+      server.registerResource(name, uri, metadata, () => catalog.reads.get(uri) as sdk.ReadResourceResult)
+    // McpServer advertises listChanged on both; these lists change only with a deployment and no stream
+    // ever carries a notification, so the flags are withdrawn (a flag set to undefined is not sent).
+    server.server.registerCapabilities({ tools: { listChanged: undefined }, resources: { listChanged: undefined } })
+    server.server.setRequestHandler('server/discover', () => discovered)
+    return server
+  }
+
+  return async (request, dispatch) => {
+    const server = createMcpServer()
+    if (dispatch.leg === 'legacy') {
+      const { messages, batch, decided } = dispatch
+      const answers = [
+        ...decided.values(),
+        ...(await exchange(
+          server,
+          messages.filter((_, index) => !decided.has(index)),
+        )),
+      ]
+      const body = answers.length === 0 ? null : Buffer.from(JSON.stringify(batch ? answers : answers[0]))
+      return { status: body ? 200 : 202, body, headers: [], error: null }
+    }
+    // The SDK's building blocks of one 2026-07-28 exchange, as `createMcpHandler` composes them: that
+    // entry installs its own server/discover, which lists only the 2026-07-28 revisions. Never a stream.
+    const transport = new sdk.PerRequestHTTPServerTransport({ classification: dispatch.classification, responseMode: 'json' })
+    await server.connect(transport)
+    const response = await transport.handleMessage(dispatch.message, { request }).finally(() => server.close().catch(() => {}))
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    return { status: response.status, body: bytes.length === 0 ? null : bytes, headers: [], error: null }
+  }
 }
 
 /**
@@ -70,40 +104,5 @@ async function exchange(server: sdk.McpServer, messages: readonly JSONRPCMessage
     return answers
   } finally {
     server.close().catch(() => {})
-  }
-}
-
-/** Serves a dispatch of gate.ts. */
-export function createMcpEndpoint(catalog: McpCatalog): (request: Request, dispatch: McpDispatch) => Promise<McpAnswer> {
-  // One validator for every instance: the SDK would otherwise build an Ajv instance per request.
-  const options: ServerOptions = {
-    capabilities: CAPABILITIES,
-    instructions: catalog.instructions,
-    jsonSchemaValidator: new AjvJsonSchemaValidator(),
-    supportedProtocolVersions: [...MCP_SUPPORTED_PROTOCOL_VERSIONS],
-    cacheHints: Object.fromEntries([['server/discover', MCP_CACHE_HINTS.discover], ...CACHED]),
-  }
-  return async (request, dispatch) => {
-    const server = createMcpServer(catalog, options)
-    if (dispatch.leg === 'legacy') {
-      const { messages, batch, decided } = dispatch
-      const answers = [
-        ...decided.values(),
-        ...(await exchange(
-          server,
-          messages.filter((_, index) => !decided.has(index)),
-        )),
-      ]
-      return answers.length === 0
-        ? { status: 202, body: null, headers: [] }
-        : { status: 200, body: JSON.stringify(batch ? answers : answers[0]), headers: [] }
-    }
-    // The SDK's building blocks of one 2026-07-28 exchange, as `createMcpHandler` composes them: that
-    // entry installs its own server/discover, which lists only the 2026-07-28 revisions. Never a stream.
-    const transport = new sdk.PerRequestHTTPServerTransport({ classification: dispatch.classification, responseMode: 'json' })
-    await server.connect(transport)
-    const response = await transport.handleMessage(dispatch.message, { request }).finally(() => server.close().catch(() => {}))
-    const bytes = new Uint8Array(await response.arrayBuffer())
-    return { status: response.status, body: bytes.length === 0 ? null : bytes, headers: [] }
   }
 }

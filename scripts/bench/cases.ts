@@ -1,5 +1,12 @@
 /** The benchmark cases: what each sends, and which quota store the site under test uses. */
-import { MCP_PROTOCOL_VERSION } from '../../lib/contract/constants.ts'
+import {
+  DEFAULT_SERVICE_NAME,
+  MCP_LEGACY_PROTOCOL_VERSIONS,
+  MCP_PATH,
+  MCP_PROTOCOL_VERSION,
+  RESOURCE_ID_PARAMETER,
+} from '../../lib/contract/constants.ts'
+import { mcpToolName, operationPath } from '../../lib/contract/operations.ts'
 
 export interface BenchCase {
   name: string
@@ -10,31 +17,34 @@ export interface BenchCase {
   store: 'memory' | 'upstash'
 }
 
+/** The benchmarked site runs with the default SERVICE_NAME. */
+const READ_TOOL = mcpToolName(DEFAULT_SERVICE_NAME, 'getPublicResource')
+const RESOURCE = operationPath('getPublicResource', { [RESOURCE_ID_PARAMETER]: 'product-overview' })
 const readResource = (id: string | number, meta: object) =>
   JSON.stringify({
     jsonrpc: '2.0',
     id,
     method: 'tools/call',
-    params: { name: 'service.read_public_resource', arguments: { resourceId: 'product-overview' }, ...meta },
+    params: { name: READ_TOOL, arguments: { [RESOURCE_ID_PARAMETER]: 'product-overview' }, ...meta },
   })
 
 export function benchCases(): BenchCase[] {
   const rest = (name: string, path: string, store: BenchCase['store'] = 'memory'): BenchCase => ({ name, method: 'GET', path, headers: {}, store })
   return [
-    rest('rest-health', '/api/agent/v1/health'),
-    rest('rest-resource', '/api/agent/v1/resources/product-overview'),
-    rest('rest-resource-upstash', '/api/agent/v1/resources/product-overview', 'upstash'),
+    rest('rest-health', operationPath('getAgentHealth')),
+    rest('rest-resource', RESOURCE),
+    rest('rest-resource-upstash', RESOURCE, 'upstash'),
     {
       name: 'mcp-tools-call',
       method: 'POST',
-      path: '/mcp',
+      path: MCP_PATH,
       store: 'memory',
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': MCP_PROTOCOL_VERSION,
         'mcp-method': 'tools/call',
-        'mcp-name': 'service.read_public_resource',
+        'mcp-name': READ_TOOL,
       },
       body: readResource('bench-1', {
         _meta: {
@@ -46,9 +56,13 @@ export function benchCases(): BenchCase[] {
     {
       name: 'mcp-legacy-tools-call',
       method: 'POST',
-      path: '/mcp',
+      path: MCP_PATH,
       store: 'memory',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MCP_LEGACY_PROTOCOL_VERSIONS[0],
+      },
       body: readResource(1, {}),
     },
     rest('openapi-json', '/openapi.json'),

@@ -3,7 +3,16 @@
  * kind, greedy clients, hostile input and slow clients. A case is judged by how its exchange must end
  * (answer, cut-off, close) and by an oracle of its answers (tests/support/contract-answers.ts).
  */
-import { PUBLIC_RESOURCE_IDS } from '../../lib/contract/constants.ts'
+import {
+  API_BASE_PATH,
+  DEFAULT_SERVICE_NAME,
+  MCP_LEGACY_PROTOCOL_VERSIONS,
+  MCP_PATH,
+  MCP_PROTOCOL_VERSION,
+  PUBLIC_RESOURCE_IDS,
+  RESOURCE_ID_PARAMETER,
+} from '../../lib/contract/constants.ts'
+import { mcpToolName, operationPath } from '../../lib/contract/operations.ts'
 import { prefersMarkdown } from '../../lib/http/negotiate.ts'
 import { IDLE_SOCKET_TIMEOUT_MS, SERVER_TIMEOUTS, cutOffBoundMs } from '../../lib/server/server-options.ts'
 import { mcpAnswerProblems, restAnswerProblems, type Answer } from '../../tests/support/contract-answers.ts'
@@ -56,13 +65,21 @@ export interface CaseContext {
   bigFiller: Buffer
 }
 
-const MODERN = '2026-07-28'
-const LEGACY = ['2025-11-25', '2025-06-18', '2025-03-26'] as const
-const API = '/api/agent/v1'
+const MODERN = MCP_PROTOCOL_VERSION
+const LEGACY = MCP_LEGACY_PROTOCOL_VERSIONS
+const API = API_BASE_PATH
+/** The valid operation paths; hostile paths below are written out, as an attacker would. */
+const PATH = {
+  health: operationPath('getAgentHealth'),
+  capabilities: operationPath('getPublicCapabilities'),
+  resources: operationPath('listPublicResources'),
+  resource: (id: string) => operationPath('getPublicResource', { [RESOURCE_ID_PARAMETER]: id }),
+}
+/** The soak's site runs with the default SERVICE_NAME. */
 const TOOL = {
-  capabilities: 'service.get_public_capabilities',
-  list: 'service.list_public_resources',
-  read: 'service.read_public_resource',
+  capabilities: mcpToolName(DEFAULT_SERVICE_NAME, 'getPublicCapabilities'),
+  list: mcpToolName(DEFAULT_SERVICE_NAME, 'listPublicResources'),
+  read: mcpToolName(DEFAULT_SERVICE_NAME, 'getPublicResource'),
 }
 
 export function toAnswer(answered: Answered): Answer {
@@ -117,14 +134,14 @@ function validRest(ctx: CaseContext): SoakCase {
   const r = ctx.random()
   const id = pick(ctx.random, PUBLIC_RESOURCE_IDS)
   const method = ctx.random() < 0.15 ? 'HEAD' : 'GET'
-  if (r < 0.2) return restCase(ctx, method, `${API}/health`)
-  if (r < 0.35) return restCase(ctx, method, `${API}/capabilities`)
-  if (r < 0.5) return restCase(ctx, method, `${API}/resources`)
-  if (r < 0.8) return restCase(ctx, method, `${API}/resources/${id}`)
+  if (r < 0.2) return restCase(ctx, method, PATH.health)
+  if (r < 0.35) return restCase(ctx, method, PATH.capabilities)
+  if (r < 0.5) return restCase(ctx, method, PATH.resources)
+  if (r < 0.8) return restCase(ctx, method, PATH.resource(id))
   if (r < 0.88)
-    return restCase(ctx, 'GET', `${API}/resources/${pick(ctx.random, ['pricing', 'PRODUCT-OVERVIEW', 'product-overview.md', '%70roduct-overview'])}`)
-  if (r < 0.94) return restCase(ctx, 'OPTIONS', `${API}/resources/${id}`, { origin: 'https://agent.example', 'access-control-request-method': 'GET' })
-  return restCase(ctx, 'GET', `${API}/health`, { origin: 'https://agent.example', accept: 'application/json' })
+    return restCase(ctx, 'GET', PATH.resource(pick(ctx.random, ['pricing', 'PRODUCT-OVERVIEW', 'product-overview.md', '%70roduct-overview'])))
+  if (r < 0.94) return restCase(ctx, 'OPTIONS', PATH.resource(id), { origin: 'https://agent.example', 'access-control-request-method': 'GET' })
+  return restCase(ctx, 'GET', PATH.health, { origin: 'https://agent.example', accept: 'application/json' })
 }
 
 function envelope(version = MODERN) {
@@ -153,7 +170,7 @@ export function mcpCase(
   return {
     category,
     label,
-    send: { kind: 'http', spec: { method: 'POST', path: '/mcp', headers: allHeaders, body: text } },
+    send: { kind: 'http', spec: { method: 'POST', path: MCP_PATH, headers: allHeaders, body: text } },
     boundMs: Buffer.byteLength(text) > 1_000_000 ? BIG_BODY_HANG_MS : HANG_MS,
     expect: 'answer',
     judge: only(1, (a) => {
@@ -457,7 +474,7 @@ function pipelined(ctx: CaseContext): SoakCase {
     const kind = ctx.random()
     const close = last ? 'Connection: close\r\n' : ''
     if (kind < 0.5) {
-      const target = pick(ctx.random, [`${API}/health`, `${API}/resources`, `${API}/resources/agent-boundaries`, `${API}/nope`])
+      const target = pick(ctx.random, [PATH.health, PATH.resources, PATH.resource('agent-boundaries'), `${API}/nope`])
       const method = ctx.random() < 0.2 ? 'HEAD' : 'GET'
       parts.push(`${method} ${target} HTTP/1.1\r\n${host}${client}${close}\r\n`)
       heads.push(method === 'HEAD')
@@ -523,7 +540,7 @@ export function warmUpCases(ctx: CaseContext): SoakCase[] {
 export function greedyCase(ctx: CaseContext, address: string): SoakCase {
   const headers = { 'x-forwarded-for': forwardedForm(ctx.random, address) }
   if (ctx.random() < 0.6) {
-    const c = restCase(ctx, 'GET', `${API}/health`, headers, 'quota-greedy')
+    const c = restCase(ctx, 'GET', PATH.health, headers, 'quota-greedy')
     return { ...c, label: 'greedy GET health' }
   }
   const body = { jsonrpc: '2.0', id: 'greedy', method: 'tools/list', params: { _meta: envelope() } }
@@ -618,14 +635,14 @@ function badPath(ctx: CaseContext): SoakCase {
       `${API}/%2fhealth`,
       `${API}/resources/%2Fproduct-overview`,
       `${API}//health`,
-      `${API}/health/`,
+      `${PATH.health}/`,
       API,
       `${API}/`,
       `${API}/resources/../../../../etc/passwd`,
       `${API}/resources/%E0%A4%A`,
       `${API}/resources/%00`,
       `${API}/resources/product%2Doverview`,
-      `${API}/health?x=%`,
+      `${PATH.health}?x=%`,
       `${API}/resources/a|b`,
       `${API}/resources/"x"`,
       `${API}/resources/{x}<y>`,
@@ -642,7 +659,7 @@ function badPath(ctx: CaseContext): SoakCase {
     ['/_next/%E0%A4%A', [400]],
     ['//pricing', [308]],
     ['///', [308]],
-    [`/${API}/health`, [308]],
+    [`/${PATH.health}`, [308]],
     [`${API}\\health`, [308]],
     ['/?%', [200]],
     ['/problems/%', [400]],
@@ -659,7 +676,7 @@ function badPath(ctx: CaseContext): SoakCase {
     ['/api', [404]],
     ['/api/agent/v2/health', [404]],
     ['*', [200]],
-    ['http://evil.example/api/agent/v1/health', [200]],
+    [`http://evil.example${PATH.health}`, [200]],
   ] as const)
   const answerOrClose = target.length > 16_000
   return rawCase(
@@ -822,7 +839,7 @@ function badBody(ctx: CaseContext): SoakCase {
       return mcpCase(ctx, 'bad-body', 'huge id', jsonHeaders(version), { jsonrpc: '2.0', id, method: 'ping' }, { status: 200 })
     }
     case 19: {
-      const target = pick(ctx.random, [`${API}/health`, `${API}/resources/product-overview`, `${API}/nope`])
+      const target = pick(ctx.random, [PATH.health, PATH.resource('product-overview'), `${API}/nope`])
       const c = restCase(ctx, 'POST', target, { 'content-type': 'application/json' }, 'bad-body')
       return {
         ...c,
@@ -879,7 +896,7 @@ function badBody(ctx: CaseContext): SoakCase {
 
 function headerFlood(ctx: CaseContext): SoakCase {
   const r = integer(ctx.random, 0, 9)
-  const health = `${API}/health`
+  const health = PATH.health
   switch (r) {
     case 0: {
       const lines = Array.from({ length: integer(ctx.random, 100, 900) }, (_, i) => `X-F${i}: v\r\n`).join('')
@@ -893,7 +910,7 @@ function headerFlood(ctx: CaseContext): SoakCase {
       return rawCase(
         'header-flood',
         'one 20-100 KB header value',
-        rawGet(ctx, pick(ctx.random, [health, '/mcp', '/', '/pricing']), `X-Big: ${'a'.repeat(integer(ctx.random, 20_000, 100_000))}\r\n`),
+        rawGet(ctx, pick(ctx.random, [health, MCP_PATH, '/', '/pricing']), `X-Big: ${'a'.repeat(integer(ctx.random, 20_000, 100_000))}\r\n`),
         [431],
         'answer-or-close',
       )
@@ -989,7 +1006,7 @@ function hostileCookie(ctx: CaseContext): SoakCase {
           : pick(ctx.random, ['a', '=;=;=', '"x', ';;;', 'x=%', '__Host-x=1; __Secure-y=2', '\t=\t'])
   const where = ctx.random()
   if (where < 0.4) {
-    const c = restCase(ctx, 'GET', pick(ctx.random, [`${API}/health`, `${API}/resources/product-overview`]), { cookie }, 'hostile-cookie')
+    const c = restCase(ctx, 'GET', pick(ctx.random, [PATH.health, PATH.resource('product-overview')]), { cookie }, 'hostile-cookie')
     return { ...c, label: `REST with cookie ${cookie.slice(0, 30)}` }
   }
   if (where < 0.6) {
@@ -1024,7 +1041,7 @@ function wrongMethod(ctx: CaseContext): SoakCase {
   const r = ctx.random()
   if (r < 0.3) {
     const method = pick(ctx.random, ['POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND', 'QUERY', 'SEARCH', 'PURGE', 'TRACE', 'OPTIONS', 'MKCOL', 'LINK'])
-    const target = pick(ctx.random, [`${API}/health`, `${API}/resources/product-overview`, `${API}/resources/nope`, `${API}/nope`, API])
+    const target = pick(ctx.random, [PATH.health, PATH.resource('product-overview'), PATH.resource('nope'), `${API}/nope`, API])
     return rawRestCase(ctx, 'wrong-method', `${method} ${target.slice(API.length) || API}`, target, method, 'Content-Length: 0\r\n')
   }
   if (r < 0.55) {
@@ -1032,7 +1049,7 @@ function wrongMethod(ctx: CaseContext): SoakCase {
     return {
       category: 'wrong-method',
       label: `${method} /mcp`,
-      send: { kind: 'raw', plan: rawGet(ctx, '/mcp', method === 'GET' ? 'Accept: text/event-stream\r\n' : 'Content-Length: 0\r\n', method) },
+      send: { kind: 'raw', plan: rawGet(ctx, MCP_PATH, method === 'GET' ? 'Accept: text/event-stream\r\n' : 'Content-Length: 0\r\n', method) },
       boundMs: HANG_MS,
       expect: 'answer',
       judge: only(1, (a) => {
@@ -1066,7 +1083,7 @@ function wrongMethod(ctx: CaseContext): SoakCase {
     )
   }
   const method = pick(ctx.random, ['FOO', 'get', 'TRACK', 'G\x00T', 'BREW'])
-  return rawCase('wrong-method', `unknown method ${JSON.stringify(method)}`, rawGet(ctx, `${API}/health`, '', method), [400], 'answer-or-close')
+  return rawCase('wrong-method', `unknown method ${JSON.stringify(method)}`, rawGet(ctx, PATH.health, '', method), [400], 'answer-or-close')
 }
 
 function garbage(ctx: CaseContext): SoakCase {
@@ -1075,9 +1092,9 @@ function garbage(ctx: CaseContext): SoakCase {
   const [label, payload, statuses, expect] = pick(ctx.random, [
     ['TLS ClientHello', Buffer.from('16030100a5010000a10303000102030405060708090a0b0c0d0e0f', 'hex'), [400], 'answer-or-close'],
     ['HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', [400], 'answer-or-close'],
-    ['header without a colon', `GET ${API}/health HTTP/1.1\r\n${host}Broken header\r\n\r\n`, [400], 'answer'],
-    ['obs-fold', `GET ${API}/health HTTP/1.1\r\n${host}X-A: a\r\n folded\r\n\r\n`, [400], 'answer'],
-    ['NUL in a header', `GET ${API}/health HTTP/1.1\r\n${host}X-A: a\u0000b\r\n\r\n`, [400], 'answer'],
+    ['header without a colon', `GET ${PATH.health} HTTP/1.1\r\n${host}Broken header\r\n\r\n`, [400], 'answer'],
+    ['obs-fold', `GET ${PATH.health} HTTP/1.1\r\n${host}X-A: a\r\n folded\r\n\r\n`, [400], 'answer'],
+    ['NUL in a header', `GET ${PATH.health} HTTP/1.1\r\n${host}X-A: a\u0000b\r\n\r\n`, [400], 'answer'],
     [
       'Content-Length with chunked',
       `POST /mcp HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
@@ -1098,14 +1115,14 @@ function garbage(ctx: CaseContext): SoakCase {
       'answer',
     ],
     ['unknown Transfer-Encoding', `POST /mcp HTTP/1.1\r\n${host}Transfer-Encoding: bogus\r\n\r\n{}`, [400], 'answer'],
-    ['no Host', `GET ${API}/health HTTP/1.1\r\nConnection: close\r\n\r\n`, [400], 'answer'],
-    ['HTTP/1.2', `GET ${API}/health HTTP/1.2\r\n${host}\r\n`, [400], 'answer'],
+    ['no Host', `GET ${PATH.health} HTTP/1.1\r\nConnection: close\r\n\r\n`, [400], 'answer'],
+    ['HTTP/1.2', `GET ${PATH.health} HTTP/1.2\r\n${host}\r\n`, [400], 'answer'],
     ['tab in the target', `GET ${API}/he\talth HTTP/1.1\r\n${host}\r\n`, [400], 'answer'],
     ['raw UTF-8 in the target', Buffer.from(`GET /caf\u00e9 HTTP/1.1\r\n${host}\r\n`, 'utf8'), [400], 'answer'],
-    ['Expect: tea', `GET ${API}/health HTTP/1.1\r\n${host}Expect: tea\r\n\r\n`, [417], 'answer'],
+    ['Expect: tea', `GET ${PATH.health} HTTP/1.1\r\n${host}Expect: tea\r\n\r\n`, [417], 'answer'],
     [
       'Upgrade: websocket',
-      `GET ${API}/health HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\n${client}Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+      `GET ${PATH.health} HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\n${client}Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
       [200],
       'answer',
     ],
@@ -1121,7 +1138,7 @@ function garbage(ctx: CaseContext): SoakCase {
       [200],
       'answer',
     ],
-    ['HTTP/1.0 without Host', `GET ${API}/health HTTP/1.0\r\n${client}\r\n`, [200], 'answer'],
+    ['HTTP/1.0 without Host', `GET ${PATH.health} HTTP/1.0\r\n${client}\r\n`, [200], 'answer'],
   ] as const)
   return rawCase('garbage', label, { payload }, statuses, expect)
 }
@@ -1156,7 +1173,7 @@ export function slowCase(ctx: CaseContext, kind: SlowCategory): SoakCase {
   const base = { category: kind, boundMs: window[1], expect: 'cut-off' as const, cutOffWindow: window, judge: statusIn([408]) }
   if (kind === 'idle-connection') return { ...base, label: 'connect and send nothing', send: { kind: 'raw', plan: { payload: '' } } }
   if (kind === 'slow-headers') {
-    const target = pick(ctx.random, [`${API}/health`, '/mcp', '/', '/pricing'])
+    const target = pick(ctx.random, [PATH.health, MCP_PATH, '/', '/pricing'])
     return {
       ...base,
       label: `headers trickled to ${target}`,
@@ -1175,9 +1192,9 @@ export function slowCase(ctx: CaseContext, kind: SlowCategory): SoakCase {
     }
   }
   const [target, chunked] = pick(ctx.random, [
-    ['/mcp', false],
-    ['/mcp', true],
-    [`${API}/health`, false],
+    [MCP_PATH, false],
+    [MCP_PATH, true],
+    [PATH.health, false],
   ] as const)
   const framing = chunked ? 'Transfer-Encoding: chunked\r\n\r\n1000\r\n' : 'Content-Length: 100000\r\n\r\n'
   return {

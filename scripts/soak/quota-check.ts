@@ -3,6 +3,8 @@
  * Remaining = 150 − i + refills (bracketed by the clock), its headers agree (standards §1.4), and the
  * first refusal is the exact 429 of §1.5 once every token is spent. Deviations are problem lines.
  */
+import { MCP_PATH, MCP_PROTOCOL_VERSION } from '../../lib/contract/constants.ts'
+import { operationPath } from '../../lib/contract/operations.ts'
 import { mcpAnswerProblems, quotaHeaderProblems, restAnswerProblems } from '../../tests/support/contract-answers.ts'
 import { toAnswer } from './cases.ts'
 import { createAgent, sendHttp, type HttpSpec } from './wire.ts'
@@ -31,21 +33,21 @@ export interface BurstClient {
 }
 
 function requestFor(address: string, mcp: boolean): HttpSpec {
-  if (!mcp) return { method: 'GET', path: '/api/agent/v1/health', headers: { 'x-forwarded-for': address } }
+  if (!mcp) return { method: 'GET', path: operationPath('getAgentHealth'), headers: { 'x-forwarded-for': address } }
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id: 'burst',
     method: 'tools/list',
-    params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+    params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MCP_PROTOCOL_VERSION, 'io.modelcontextprotocol/clientCapabilities': {} } },
   })
   return {
     method: 'POST',
-    path: '/mcp',
+    path: MCP_PATH,
     headers: {
       'x-forwarded-for': address,
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
+      'mcp-protocol-version': MCP_PROTOCOL_VERSION,
       'mcp-method': 'tools/list',
     },
     body,

@@ -6,6 +6,7 @@
  */
 import { connect } from 'node:net'
 import { MCP_MAX_BODY_BYTES } from '../../lib/contract/constants.ts'
+import { operationPath } from '../../lib/contract/operations.ts'
 import { cutOffBoundMs } from '../../lib/server/server-options.ts'
 import { processRssMb } from '../proc-stats.ts'
 import { LOOPBACK } from './wire.ts'
@@ -70,7 +71,7 @@ export async function runUploadFlood(port: number, pid: number, options: UploadF
   const checker = (async () => {
     while (flooding) {
       const sent = performance.now()
-      const status = await fetch(`http://${LOOPBACK}:${port}/api/agent/v1/health`, {
+      const status = await fetch(`http://${LOOPBACK}:${port}${operationPath('getAgentHealth')}`, {
         headers: { 'x-forwarded-for': '198.19.0.1' },
         signal: AbortSignal.timeout(10_000),
       }).then(

@@ -8,8 +8,7 @@ import { buildServerCard } from '../../lib/discovery/mcp-documents.ts'
 import { buildComponentSchemas, buildOpenApiDocument } from '../../lib/discovery/openapi.ts'
 import { buildRobotsTxt, buildSitemapXml, escapeXml } from '../../lib/discovery/text-documents.ts'
 import { parseConfig } from '../../lib/env.ts'
-import { buildMcpServerIdentity } from '../../lib/mcp/identity.ts'
-import { buildSite } from '../../lib/site.ts'
+import { buildMcpServerIdentity, buildSite } from '../../lib/site.ts'
 import { projectRoot } from '../support/paths.ts'
 
 const content = loadContent(projectRoot)
