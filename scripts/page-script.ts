@@ -5,12 +5,15 @@
  * The output is a build product, not a source: .gitignore keeps it out of the repository.
  */
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
 import { PAGE_SCRIPT_PATH } from '../lib/pages/page-script-hooks.ts'
 
 const options: esbuild.BuildOptions = {
-  entryPoints: [path.join('lib', 'pages', 'page-script.ts')],
-  outfile: path.join('public', PAGE_SCRIPT_PATH),
+  // The sources beside this script, as its imports are; the output into the project being built (the
+  // working directory, whose content/ the build reads too).
+  entryPoints: [fileURLToPath(new URL('../lib/pages/page-script.ts', import.meta.url))],
+  outfile: path.join(process.cwd(), 'public', PAGE_SCRIPT_PATH),
   bundle: true,
   format: 'esm',
   // Browsers that run module scripts; the page works without it anyway.
