@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server'
-import { isCorsPreflight, staticPreflightResponse } from '@/lib/http/cors.ts'
+import { isCorsPreflight, STATIC_PREFLIGHT_ANSWER } from '@/lib/http/cors.ts'
+import { toResponse } from '@/lib/http/http-answer.ts'
 import { negotiatedTwin } from '@/lib/pages/negotiation.ts'
 import { twinRoutePath } from '@/lib/routes/site-pages.ts'
 
@@ -8,7 +9,7 @@ import { twinRoutePath } from '@/lib/routes/site-pages.ts'
  * request that prefers text/markdown to the page's Markdown twin (lib/pages/negotiation.ts).
  */
 export function proxy(request: NextRequest) {
-  if (isCorsPreflight(request.method, request.headers)) return staticPreflightResponse()
+  if (isCorsPreflight(request.method, request.headers)) return toResponse(STATIC_PREFLIGHT_ANSWER)
   const twin = negotiatedTwin(request.nextUrl.pathname, request.headers.get('accept'))
   return twin ? NextResponse.rewrite(new URL(twinRoutePath(twin), request.url)) : NextResponse.next()
 }

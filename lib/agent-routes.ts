@@ -1,11 +1,13 @@
 /**
- * The two agent route handlers as they are served (by the app/ route files and by `npm start`'s direct
- * routes): each domain handler, which returns its answer with what it decided, observed by telemetry.
- * Telemetry's view of the quota's shared store is installed here too: the domain modules know no
- * telemetry.
+ * The two agent route handlers as they are served: each domain handler, which returns its answer with
+ * what it decided, observed by telemetry. The answers are plain values (lib/http/respond.ts): the app/
+ * route files export them as web handlers (`Response`s, for Next and Vercel), and `npm start`'s direct
+ * routes write them to the socket as they are. Telemetry's view of the quota's shared store is
+ * installed here too: the domain modules know no telemetry.
  */
 import { answerAgentRestRequest, UNMATCHED_REST_ROUTE } from './agent/rest.ts'
 import { MCP_PATH } from './contract/constants.ts'
+import { toResponse, type HttpAnswer } from './http/http-answer.ts'
 import { answerMcpRequest } from './mcp/handler.ts'
 import { observeQuota } from './quota/quota.ts'
 import { observeAgentRoute, quotaTelemetry } from './telemetry/observe.ts'
@@ -13,7 +15,13 @@ import { observeAgentRoute, quotaTelemetry } from './telemetry/observe.ts'
 observeQuota(quotaTelemetry)
 
 /** Any request whose path is under /api/agent/v1. */
-export const handleAgentRestRequest = observeAgentRoute(UNMATCHED_REST_ROUTE, answerAgentRestRequest)
+export const answerAgentRest = observeAgentRoute(UNMATCHED_REST_ROUTE, answerAgentRestRequest)
 
 /** Any request to /mcp. */
-export const handleMcpRequest = observeAgentRoute(MCP_PATH, answerMcpRequest)
+export const answerMcp = observeAgentRoute(MCP_PATH, answerMcpRequest)
+
+const asWebHandler = (answer: (request: Request) => Promise<HttpAnswer>) => async (request: Request) => toResponse(await answer(request))
+
+/** The same, as Next route handlers. */
+export const handleAgentRestRequest = asWebHandler(answerAgentRest)
+export const handleMcpRequest = asWebHandler(answerMcp)

@@ -17,9 +17,9 @@ import {
 } from '../lib/client-address.ts'
 import { checkContentOrExit } from '../lib/content/check.ts'
 import { loadSettingsOrExit } from '../lib/env-files.ts'
-import { isCorsPreflight, staticPreflightResponse } from '../lib/http/cors.ts'
+import { isCorsPreflight, STATIC_PREFLIGHT_ANSWER } from '../lib/http/cors.ts'
 import { siteWideHeaders } from '../lib/http/security-headers.ts'
-import { isFetchForbiddenMethod, serveWithWebHandler, writeWebResponse } from '../lib/http/node-adapter.ts'
+import { isFetchForbiddenMethod, serveWithHandler, writeAnswer } from '../lib/http/node-adapter.ts'
 import { isAgentApiPath, matchDynamicRoute } from '../lib/server/direct-routes.ts'
 import { BodyBudget } from '../lib/http/body-budget.ts'
 import { compressAnswersHere } from '../lib/http/compression.ts'
@@ -81,14 +81,14 @@ const server = createSiteServer((request, response) => {
   if (dynamic) {
     const body = dynamic.maxBodyBytes === null ? null : { limitBytes: dynamic.maxBodyBytes, budget: bodyBudget }
     addSiteWideHeaders(response)
-    void serveWithWebHandler(dynamic.handler, request, response, config.baseUrl, body)
+    void serveWithHandler(dynamic.handler, request, response, config.baseUrl, body)
     return
   }
   const method = request.method ?? 'GET'
   if (isCorsPreflight(method, { has: (name) => name in request.headers })) {
     request.resume()
     addSiteWideHeaders(response)
-    void writeWebResponse(staticPreflightResponse(), response)
+    writeAnswer(STATIC_PREFLIGHT_ANSWER, response)
     return
   }
   const entry = staticOutput.match(pathname, { headers: request.headers, search: query < 0 ? '' : request.url.slice(query) })

@@ -12,6 +12,7 @@ import type { ProblemCode } from '../contract/problems.ts'
 import { isCorsPreflight, PREFLIGHT_HEADERS } from '../http/cors.ts'
 import { API_HEADERS, CONTENT_TYPES, READ_METHODS } from '../http/headers.ts'
 import type { HeaderList } from '../http/header-list.ts'
+import type { HttpAnswer } from '../http/http-answer.ts'
 import { buildProblem, prepareJson, respond, respondProblem, type PreparedBody } from '../http/respond.ts'
 import { perSite } from '../site.ts'
 import { getAgentCatalog, operationAnswers } from './catalog.ts'
@@ -86,19 +87,19 @@ export const UNMATCHED_REST_ROUTE = `${API_BASE_PATH}/*`
  */
 export async function answerAgentRestRequest(
   request: Request,
-): Promise<{ response: Response; route: string | null; admission: Admission | null; mcp: null }> {
+): Promise<{ answer: HttpAnswer; route: string | null; admission: Admission | null; mcp: null }> {
   const routes = getRestRoutes()
   const pathname = new URL(request.url).pathname
   const route = matchRoute(pathname, routes)
   const outcome = { route: route.kind === 'body' ? route.route : null, admission: null, mcp: null }
   if (isCorsPreflight(request.method, request.headers)) {
-    return { ...outcome, response: respond(request, 204, null, null, API_HEADERS, PREFLIGHT_HEADERS) }
+    return { ...outcome, answer: respond(request, 204, null, null, API_HEADERS, PREFLIGHT_HEADERS) }
   }
   const admission = await admitAgentRequest(request)
-  return { ...outcome, admission, response: answerAdmitted(request, routes, route, pathname, admission) }
+  return { ...outcome, admission, answer: answerAdmitted(request, routes, route, pathname, admission) }
 }
 
-function answerAdmitted(request: Request, routes: RestRoutes, route: Route, pathname: string, admission: Admission): Response {
+function answerAdmitted(request: Request, routes: RestRoutes, route: Route, pathname: string, admission: Admission): HttpAnswer {
   if (!admission.admitted) return problem(request, routes, admission.reason, pathname, admission.headers)
   if (route.kind === 'unknown-endpoint') return problem(request, routes, 'agent_endpoint_not_found', pathname, admission.headers)
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -108,6 +109,6 @@ function answerAdmitted(request: Request, routes: RestRoutes, route: Route, path
   return respond(request, 200, route.body, CONTENT_TYPES.json, API_HEADERS, admission.headers)
 }
 
-function problem(request: Request, routes: RestRoutes, code: ProblemCode, pathname: string, ...headers: HeaderList[]): Response {
+function problem(request: Request, routes: RestRoutes, code: ProblemCode, pathname: string, ...headers: HeaderList[]): HttpAnswer {
   return respondProblem(request, buildProblem(code, routes.problemTypeUrl, { instance: routes.baseUrl + pathname }), ...headers)
 }

@@ -6,6 +6,7 @@
  */
 import { CORS_HEADERS, READ_METHODS } from './headers.ts'
 import type { HeaderList } from './header-list.ts'
+import type { HttpAnswer } from './http-answer.ts'
 
 export const PREFLIGHT_HEADERS: HeaderList = [
   ['Access-Control-Allow-Methods', READ_METHODS],
@@ -18,6 +19,4 @@ export function isCorsPreflight(method: string, headers: Pick<Headers, 'has'>): 
 }
 
 /** The preflight answer for a page or document. */
-export function staticPreflightResponse(): Response {
-  return new Response(null, { status: 204, headers: [...CORS_HEADERS, ...PREFLIGHT_HEADERS] as [string, string][] })
-}
+export const STATIC_PREFLIGHT_ANSWER: HttpAnswer = { status: 204, headers: [...CORS_HEADERS, ...PREFLIGHT_HEADERS], body: null }

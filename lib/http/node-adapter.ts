@@ -1,13 +1,14 @@
 /**
- * Serves a web-standard handler `(Request) => Response` on Node's http server, for the paths the
- * self-hosted server answers itself. The request body is buffered up to a limit (one byte more is
- * passed on so the handler sees it is too large; the rest is discarded); any failure is a plain 500
- * without details, never a crash or a hang.
+ * Serves a handler `(Request) => HttpAnswer` on Node's http server, for the paths the self-hosted
+ * server answers itself: the answer's status, headers and bytes go to the socket as they are. The
+ * request body is buffered up to a limit (one byte more is passed on so the handler sees it is too
+ * large; the rest is discarded); any failure is a plain 500 without details, never a crash or a hang.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { BodyBudget, ReleaseBody } from './body-budget.ts'
+import type { HttpAnswer } from './http-answer.ts'
 
-export type WebHandler = (request: Request) => Promise<Response> | Response
+export type AnswerHandler = (request: Request) => Promise<HttpAnswer>
 
 /** Methods Node's parser accepts that a Fetch `Request` refuses to carry (`new Request` throws on them). */
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
@@ -46,14 +47,9 @@ export function toWebRequest(request: IncomingMessage, origin: string, body: Uin
   })
 }
 
-export async function writeWebResponse(response: Response, target: ServerResponse): Promise<void> {
-  const headers: string[] = []
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers.push(name, value)
-  })
-  for (const cookie of response.headers.getSetCookie()) headers.push('set-cookie', cookie)
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null
-  target.writeHead(response.status, headers)
+/** Writes an answer; headers set on `target` before (the site-wide ones) stay unless the answer names them too. */
+export function writeAnswer({ status, headers, body }: HttpAnswer, target: ServerResponse): void {
+  target.writeHead(status, headers.flat())
   target.end(body)
 }
 
@@ -101,12 +97,12 @@ function reservationFor(request: IncomingMessage, limitBytes: number): number {
 }
 
 /**
- * Runs a web handler for a Node request and writes its answer. `body`: null when the route takes no
+ * Runs a handler for a Node request and writes its answer. `body`: null when the route takes no
  * body (it is drained unread), else its size limit and the budget its bytes count against until the
  * answer is written.
  */
-export async function serveWithWebHandler(
-  handler: WebHandler,
+export async function serveWithHandler(
+  handler: AnswerHandler,
   request: IncomingMessage,
   response: ServerResponse,
   origin: string,
@@ -122,7 +118,7 @@ export async function serveWithWebHandler(
       request.socket.resume()
     }
     const bytes = body ? await readBodyUpTo(request, body.limitBytes) : null
-    await writeWebResponse(await handler(toWebRequest(request, origin, bytes)), response)
+    writeAnswer(await handler(toWebRequest(request, origin, bytes)), response)
   } catch (error) {
     console.error('[server] a direct route failed', error)
     if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })

@@ -1,13 +1,14 @@
 /**
- * Builds web-standard responses from precomputed bodies and header lists. HEAD gets the GET headers
- * (with the GET body's Content-Length) and no body; a body of 1 KiB or more goes compressed to a
- * client that accepts it, from encodings made once with the body (lib/http/compression.ts).
+ * Builds the agent surface's answers (./http-answer.ts) from precomputed bodies and header lists. HEAD gets the GET headers (with the GET body's Content-Length) and no body; a body of 1 KiB or
+ * more goes compressed to a client that accepts it, from encodings made once with the body
+ * (lib/http/compression.ts).
  */
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import type { ProblemDetails } from '../contract/schemas.ts'
 import { areAnswersCompressedHere, chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from './compression.ts'
 import { API_HEADERS, CONTENT_TYPES } from './headers.ts'
 import type { HeaderList } from './header-list.ts'
+import type { HttpAnswer } from './http-answer.ts'
 
 const encoder = new TextEncoder()
 
@@ -33,24 +34,29 @@ export function respond(
   body: (Pick<PreparedBody, 'bytes'> & Partial<Pick<PreparedBody, 'encoded'>>) | null,
   contentType: string | null,
   ...headerLists: HeaderList[]
-): Response {
-  const headers = new Headers()
-  for (const list of headerLists) for (const [name, value] of list) headers.append(name, value)
+): HttpAnswer {
+  // `Headers` semantics: names case-insensitive, a repeated name's values joined with ", ".
+  const headers = new Map<string, string>()
+  for (const list of headerLists)
+    for (const [name, value] of list) {
+      const key = name.toLowerCase()
+      const before = headers.get(key)
+      headers.set(key, before === undefined ? value : `${before}, ${value}`)
+    }
   let bytes = body?.bytes ?? null
   if (body) {
-    if (contentType) headers.set('Content-Type', contentType)
+    if (contentType) headers.set('content-type', contentType)
     if (body.encoded && areAnswersCompressedHere()) {
-      headers.set('Vary', varyOnEncoding(headers.get('vary')))
+      headers.set('vary', varyOnEncoding(headers.get('vary') ?? null))
       const encoding = chooseEncoding(request.headers.get('accept-encoding'))
       if (encoding) {
         bytes = body.encoded[encoding]
-        headers.set('Content-Encoding', encoding)
+        headers.set('content-encoding', encoding)
       }
     }
-    headers.set('Content-Length', String((bytes as Uint8Array).byteLength))
+    headers.set('content-length', String((bytes as Uint8Array).byteLength))
   }
-  const sendBody = bytes && request.method !== 'HEAD' ? bytes : null
-  return new Response(sendBody as BodyInit | null, { status, headers })
+  return { status, headers: [...headers], body: bytes && request.method !== 'HEAD' ? bytes : null }
 }
 
 /** The ProblemDetails object of a contract error code; `type` is absolute under the base URL. */
@@ -72,6 +78,6 @@ export function buildProblem(
 }
 
 /** A REST error: problem+json with the API headers plus any extra ones (Allow, Retry-After, rate limits). */
-export function respondProblem(request: Request, problem: ProblemDetails, ...extraHeaders: HeaderList[]): Response {
+export function respondProblem(request: Request, problem: ProblemDetails, ...extraHeaders: HeaderList[]): HttpAnswer {
   return respond(request, problem.status, prepareJson(problem), CONTENT_TYPES.problem, API_HEADERS, ...extraHeaders)
 }

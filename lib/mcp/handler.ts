@@ -10,6 +10,7 @@ import * as sdk from '@modelcontextprotocol/server'
 import { admitAgentRequest, type Admission } from '../admission.ts'
 import { MCP_MAX_BODY_BYTES } from '../contract/constants.ts'
 import { API_HEADERS, CONTENT_TYPES } from '../http/headers.ts'
+import type { HttpAnswer } from '../http/http-answer.ts'
 import { respond } from '../http/respond.ts'
 import { perSite } from '../site.ts'
 import { getMcpCatalog } from './catalog.ts'
@@ -46,8 +47,8 @@ function describeMcpCall(request: Request, body: unknown) {
 }
 
 /** The answer to one request to /mcp, and what was decided on the way (null: not reached). */
-export type McpOutcome = { response: Response; route: null; admission: Admission | null; mcp: ReturnType<typeof describeMcpCall> | null }
-type Decided = Omit<McpOutcome, 'response'>
+export type McpOutcome = { answer: HttpAnswer; route: null; admission: Admission | null; mcp: ReturnType<typeof describeMcpCall> | null }
+type Decided = Omit<McpOutcome, 'answer'>
 
 const getRuntime = perSite((site) => {
   const catalog = getMcpCatalog()
@@ -79,8 +80,10 @@ export async function answerMcpRequest(request: Request): Promise<McpOutcome> {
   const decided: Decided = { route: null, admission: null, mcp: null }
   const answer = await decide(request, decided).catch(() => answers.errorAnswer(answers.internalError()))
   if (decided.mcp) decided.mcp.error = answer.error
-  const response = respond(request, answer.status, answer.body && { bytes: answer.body }, CONTENT_TYPES.json, API_HEADERS, answer.headers)
-  return { ...decided, response }
+  return {
+    ...decided,
+    answer: respond(request, answer.status, answer.body && { bytes: answer.body }, CONTENT_TYPES.json, API_HEADERS, answer.headers),
+  }
 }
 
 async function decide(request: Request, decided: Decided): Promise<McpAnswer> {

@@ -4,19 +4,19 @@
  * prerendered, the 404 pages included, is served from the build output (./static-output.ts); the rest
  * (assets, the Flags Explorer) goes to Next.
  */
-import { handleAgentRestRequest, handleMcpRequest } from '../agent-routes.ts'
+import { answerAgentRest, answerMcp } from '../agent-routes.ts'
 import { API_BASE_PATH, MCP_PATH } from '../contract/constants.ts'
-import type { WebHandler } from '../http/node-adapter.ts'
+import type { AnswerHandler } from '../http/node-adapter.ts'
 import { MCP_MAX_BODY_BYTES } from '../contract/constants.ts'
 
 export interface DynamicRoute {
-  handler: WebHandler
+  handler: AnswerHandler
   /** The most body bytes the route reads, or null when it takes no body (it is drained unread). */
   maxBodyBytes: number | null
 }
 
-const REST_ROUTE: DynamicRoute = { handler: handleAgentRestRequest, maxBodyBytes: null }
-const MCP_ROUTE: DynamicRoute = { handler: handleMcpRequest, maxBodyBytes: MCP_MAX_BODY_BYTES }
+const REST_ROUTE: DynamicRoute = { handler: answerAgentRest, maxBodyBytes: null }
+const MCP_ROUTE: DynamicRoute = { handler: answerMcp, maxBodyBytes: MCP_MAX_BODY_BYTES }
 
 /** The base path of the agent API or anything below it. */
 export function isAgentApiPath(pathname: string): boolean {

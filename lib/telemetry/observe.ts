@@ -52,16 +52,14 @@ export interface AdmissionRecord {
   quotaRemaining: number | null
 }
 
-/** A handler's answer with what it decided: each value is null when the request never got that far. */
-export interface AgentOutcome {
-  response: Response
+/** A handler's answer (any value with an HTTP status) with what it decided: each value is null when the request never got that far. */
+export interface AgentOutcome<Answer extends { status: number } = { status: number }> {
+  answer: Answer
   /** The operation's path template (`http.route`) when the request named one. */
   route: string | null
   admission: AdmissionRecord | null
   mcp: McpCallRecord | null
 }
-
-type WebRequestHandler = (request: Request) => Promise<Response>
 
 interface Instruments {
   requestDuration: Histogram
@@ -135,16 +133,19 @@ const recordGetter: TextMapGetter<Record<string, string>> = {
   get: (carrier, key) => carrier[key],
 }
 
-const NOTHING_DECIDED: Omit<AgentOutcome, 'response'> = { route: null, admission: null, mcp: null }
+const NOTHING_DECIDED: Omit<AgentOutcome, 'answer'> = { route: null, admission: null, mcp: null }
 
 /**
  * `handler` with its request observed. `route`: the route template reported when the outcome names
  * none (`http.route`). The answer is the handler's, unchanged.
  */
-export function observeAgentRoute(route: string, handler: (request: Request) => Promise<AgentOutcome>): WebRequestHandler {
+export function observeAgentRoute<Answer extends { status: number }>(
+  route: string,
+  handler: (request: Request) => Promise<AgentOutcome<Answer>>,
+): (request: Request) => Promise<Answer> {
   return async (request) => {
     const telemetry = getTelemetry()
-    if (!telemetry.spans && !telemetry.metrics && !telemetry.log) return (await handler(request)).response
+    if (!telemetry.spans && !telemetry.metrics && !telemetry.log) return (await handler(request)).answer
     const startedAt = performance.timeOrigin + performance.now()
     const path = new URL(request.url).pathname
     let span: Span | undefined
@@ -167,13 +168,13 @@ export function observeAgentRoute(route: string, handler: (request: Request) => 
       )
       spanContext = trace.setSpan(parent, span)
     }
-    let outcome: Omit<AgentOutcome, 'response'> = NOTHING_DECIDED
+    let outcome: Omit<AgentOutcome, 'answer'> = NOTHING_DECIDED
     let status = 500
     try {
       const answered = spanContext ? await context.with(spanContext, handler, undefined, request) : await handler(request)
       outcome = answered
-      status = answered.response.status
-      return answered.response
+      status = answered.answer.status
+      return answered.answer
     } finally {
       finish(telemetry, request, outcome, route, path, status, startedAt, span, spanContext)
     }
@@ -183,7 +184,7 @@ export function observeAgentRoute(route: string, handler: (request: Request) => 
 function finish(
   telemetry: Telemetry,
   request: Request,
-  seen: Omit<AgentOutcome, 'response'>,
+  seen: Omit<AgentOutcome, 'answer'>,
   defaultRoute: string,
   path: string,
   status: number,
