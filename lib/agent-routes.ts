@@ -1,6 +1,6 @@
 /**
  * The two agent route handlers as they are served: each domain handler, which returns its answer with
- * what it decided, observed by telemetry. The answers are plain values (lib/http/respond.ts): the app/
+ * what it decided, observed by telemetry. The answers are plain values (lib/http/http-answer.ts): the app/
  * route files export them as web handlers (`Response`s, for Next and Vercel), and `npm start`'s direct
  * routes write them to the socket as they are. Telemetry's view of the quota's shared store is
  * installed here too: the domain modules know no telemetry.

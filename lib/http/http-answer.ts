@@ -5,7 +5,7 @@
  */
 import type { HeaderList } from './header-list.ts'
 
-/** Status, headers (names in lower case, each once, as a `Headers` would send them) and body. */
+/** Status, headers as they are sent, and body (none for HEAD, 204 and the like). */
 export interface HttpAnswer {
   status: number
   headers: HeaderList

@@ -1,7 +1,8 @@
 /**
- * Builds the agent surface's answers (./http-answer.ts) from precomputed bodies and header lists. HEAD gets the GET headers (with the GET body's Content-Length) and no body; a body of 1 KiB or
- * more goes compressed to a client that accepts it, from encodings made once with the body
- * (lib/http/compression.ts).
+ * Builds the agent surface's answers (./http-answer.ts) from precomputed bodies and header lists.
+ * HEAD gets the GET headers (with the GET body's Content-Length) and no body; a body of 1 KiB or more
+ * goes compressed to a client that accepts it, from encodings made once with the body
+ * (lib/http/compression.ts). Header names come out in lower case, each once, as a `Headers` sends them.
  */
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import type { ProblemDetails } from '../contract/schemas.ts'

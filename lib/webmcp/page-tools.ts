@@ -3,8 +3,8 @@
  * same sources as the pages, REST and MCP: the plans of content/pages/pricing.md (as the pricing page
  * and its twin show them), the agent operations of the contract (names, descriptions and input
  * schemas of the MCP tools, answered by the REST API on this origin) and the app's sign-up and log-in
- * URLs. Plain data: PageShell hands it to the client component that registers it
- * (app/_components/webmcp-tools.tsx, behaviour in lib/webmcp/client-tools.ts).
+ * URLs. Plain data: PageShell puts it into the page as JSON, and the page script registers it
+ * (lib/pages/page-script.ts, behaviour in lib/webmcp/client-tools.ts).
  *
  * Resources are fetched from the agent API rather than embedded in every page: the tools then return
  * the REST answer's own bytes, the quota and the public_agent_access switch govern them like every

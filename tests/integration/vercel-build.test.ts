@@ -68,6 +68,9 @@ describe('what is built once', () => {
       '<script type="module" src="/site.js">',
     ])
     expect(html).not.toContain('/_next/static/chunks/')
+  })
+
+  it("/site.js, the pages' one script, is a static file the CDN serves", () => {
     expect(readFileSync(path.join(output.dir, 'static', 'site.js'), 'utf8')).toContain('modelContext')
   })
 
