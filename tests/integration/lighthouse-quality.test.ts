@@ -29,7 +29,7 @@ describe.each(SITE_PAGES.map((page) => page.path))('Lighthouse on %s', (pagePath
   beforeAll(async () => {
     const categories: LighthouseCategory[] = ['performance', ...QUALITY, ...(agentic ? (['agentic-browsing'] as const) : [])]
     report = await runLighthouse(`${served.base}${pagePath}`, categories, [...served.chromeFlags, WEBMCP_CHROME_FLAG])
-  }, 180_000)
+  }, 400_000)
 
   it('scores exactly 1.0 in accessibility, best practices and SEO, with no failing audit', () => {
     expect(categoryScores(report, QUALITY)).toEqual(QUALITY.map((category) => ({ category, score: 1, failing: [] })))

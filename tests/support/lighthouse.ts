@@ -36,8 +36,36 @@ const CHROME_FLAGS = [
   '--disable-sync',
 ]
 
+/**
+ * Runtime errors Lighthouse raises when its own trace or screenshots came out broken, with the advice
+ * to run it again (core/lib/lh-error.js: `badTraceRecording`, `didntCollectScreenshots`). They say
+ * nothing about the page, so a run that ends in one is repeated; any other runtime error fails.
+ */
+const RECORDING_ERRORS = new Set([
+  'NO_TRACING_STARTED',
+  'NO_NAVSTART',
+  'NO_DCL',
+  'NO_RESOURCE_REQUEST',
+  'NO_SPEEDLINE_FRAMES',
+  'SPEEDINDEX_OF_ZERO',
+  'NO_SCREENSHOTS',
+  'INVALID_SPEEDLINE',
+])
+const RUNS_FOR_A_RECORDING = 3
+
 /** `extraChromeFlags`: e.g. host-resolver rules that send the site's public host name to a loopback server. */
 export async function runLighthouse(url: string, categories: LighthouseCategory[], extraChromeFlags: string[] = []): Promise<LighthouseReport> {
+  for (let run = 1; ; run++) {
+    const report = await runLighthouseOnce(url, categories, extraChromeFlags)
+    const error = report.runtimeError
+    if (!error) return report
+    if (!RECORDING_ERRORS.has(error.code) || run === RUNS_FOR_A_RECORDING) {
+      throw new Error(`lighthouse could not audit ${url} (run ${run}): ${error.code} ${error.message}`)
+    }
+  }
+}
+
+async function runLighthouseOnce(url: string, categories: LighthouseCategory[], extraChromeFlags: string[]): Promise<LighthouseReport> {
   const dir = mkdtempSync(path.join(tmpdir(), 'lighthouse-'))
   const output = path.join(dir, 'report.json')
   try {
@@ -65,14 +93,11 @@ export async function runLighthouse(url: string, categories: LighthouseCategory[
         resolve(text)
       })
     })
-    let report: LighthouseReport
     try {
-      report = JSON.parse(readFileSync(output, 'utf8')) as LighthouseReport
+      return JSON.parse(readFileSync(output, 'utf8')) as LighthouseReport
     } catch {
       throw new Error(`lighthouse wrote no report for ${url}:\n${log}`)
     }
-    if (report.runtimeError) throw new Error(`lighthouse could not audit ${url}: ${report.runtimeError.code} ${report.runtimeError.message}`)
-    return report
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
