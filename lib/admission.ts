@@ -4,6 +4,7 @@
  * quota. The answer carries the headers every admitted or refused response must show, and what was
  * decided (outcome, the store that counted it, tokens left), which the handlers return for telemetry.
  */
+import type { AgentRequest } from './http/agent-request.ts'
 import { isClientAddressResolvedByServer, readClientAddress, type ClientAddressSource } from './client-address.ts'
 import { getConfig } from './env.ts'
 import type { HeaderList } from './http/header-list.ts'
@@ -65,7 +66,7 @@ function getContext(): AdmissionContext {
   return context
 }
 
-export async function admitAgentRequest(request: Request): Promise<Admission> {
+export async function admitAgentRequest(request: AgentRequest): Promise<Admission> {
   const { quota, addressSource, disabled } = getContext()
   if (!(await isPublicAgentAccessEnabled(request))) return disabled
   const key = quotaBucketKey(readClientAddress(request, addressSource))

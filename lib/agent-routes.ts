@@ -5,6 +5,7 @@
  * routes write them to the socket as they are. Telemetry's view of the quota's shared store is
  * installed here too: the domain modules know no telemetry.
  */
+import type { AgentRequest } from './http/agent-request.ts'
 import { answerAgentRestRequest, UNMATCHED_REST_ROUTE } from './agent/rest.ts'
 import { MCP_PATH } from './contract/constants.ts'
 import { toResponse, type HttpAnswer } from './http/http-answer.ts'
@@ -20,7 +21,7 @@ export const answerAgentRest = observeAgentRoute(UNMATCHED_REST_ROUTE, answerAge
 /** Any request to /mcp. */
 export const answerMcp = observeAgentRoute(MCP_PATH, answerMcpRequest)
 
-const asWebHandler = (answer: (request: Request) => Promise<HttpAnswer>) => async (request: Request) => toResponse(await answer(request))
+const asWebHandler = (answer: (request: AgentRequest) => Promise<HttpAnswer>) => async (request: Request) => toResponse(await answer(request))
 
 /** The same, as Next route handlers. */
 export const handleAgentRestRequest = asWebHandler(answerAgentRest)

@@ -4,6 +4,7 @@
  * headers, so handlers read one header they can trust; on Vercel the platform sets that header.
  */
 import { isIPv4 } from 'node:net'
+import type { AgentRequest } from './http/agent-request.ts'
 import { cidrContains, formatIpAddress, parseCidr, parseIpAddress, type CidrRange, type IpAddress, UNKNOWN_CLIENT } from './net/ip-address.ts'
 
 /** The header handlers read: `X-Real-IP` (Vercel sets it; `npm start` overwrites it). */
@@ -97,7 +98,7 @@ export type ClientAddressSource = 'server' | 'vercel' | 'unverified'
  * or `next dev`): Next sets X-Forwarded-For from the socket only when the client sent none, so these
  * headers are the client's to choose; the last hop is taken, and a warning at start says so.
  */
-export function readClientAddress(request: Request, source: ClientAddressSource): string | null {
+export function readClientAddress(request: AgentRequest, source: ClientAddressSource): string | null {
   const realIp = request.headers.get(CLIENT_ADDRESS_HEADER)
   if (source === 'server') return realIp
   const forwardedFor = request.headers.get(FORWARDED_FOR_HEADER)

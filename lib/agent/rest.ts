@@ -5,6 +5,7 @@
  * Every other path under the prefix is 404 `agent_endpoint_not_found`; other methods are 405.
  * It never throws for request input: any answer is one of the contract's.
  */
+import type { AgentRequest } from '../http/agent-request.ts'
 import { admitAgentRequest, type Admission } from '../admission.ts'
 import { API_BASE_PATH } from '../contract/constants.ts'
 import { AGENT_OPERATIONS, operationPath, pathParameterNames, type AgentOperationId } from '../contract/operations.ts'
@@ -86,7 +87,7 @@ export const UNMATCHED_REST_ROUTE = `${API_BASE_PATH}/*`
  * operation's path template (null for a path that names none) and the admission.
  */
 export async function answerAgentRestRequest(
-  request: Request,
+  request: AgentRequest,
 ): Promise<{ answer: HttpAnswer; route: string | null; admission: Admission | null; mcp: null }> {
   const routes = getRestRoutes()
   const pathname = new URL(request.url).pathname
@@ -99,7 +100,7 @@ export async function answerAgentRestRequest(
   return { ...outcome, admission, answer: answerAdmitted(request, routes, route, pathname, admission) }
 }
 
-function answerAdmitted(request: Request, routes: RestRoutes, route: Route, pathname: string, admission: Admission): HttpAnswer {
+function answerAdmitted(request: AgentRequest, routes: RestRoutes, route: Route, pathname: string, admission: Admission): HttpAnswer {
   if (!admission.admitted) return problem(request, routes, admission.reason, pathname, admission.headers)
   if (route.kind === 'unknown-endpoint') return problem(request, routes, 'agent_endpoint_not_found', pathname, admission.headers)
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -109,6 +110,6 @@ function answerAdmitted(request: Request, routes: RestRoutes, route: Route, path
   return respond(request, 200, route.body, CONTENT_TYPES.json, API_HEADERS, admission.headers)
 }
 
-function problem(request: Request, routes: RestRoutes, code: ProblemCode, pathname: string, ...headers: HeaderList[]): HttpAnswer {
+function problem(request: AgentRequest, routes: RestRoutes, code: ProblemCode, pathname: string, ...headers: HeaderList[]): HttpAnswer {
   return respondProblem(request, buildProblem(code, routes.problemTypeUrl, { instance: routes.baseUrl + pathname }), ...headers)
 }

@@ -1,14 +1,16 @@
 /**
- * Serves a handler `(Request) => HttpAnswer` on Node's http server, for the paths the self-hosted
- * server answers itself: the answer's status, headers and bytes go to the socket as they are. The
- * request body is buffered up to a limit (one byte more is passed on so the handler sees it is too
- * large; the rest is discarded); any failure is a plain 500 without details, never a crash or a hang.
+ * Serves a handler `(AgentRequest) => HttpAnswer` on Node's http server, for the paths the self-hosted
+ * server answers itself: the request goes in as a plain value (./agent-request.ts), the answer's
+ * status, headers and bytes go to the socket as they are. The request body is buffered up to a
+ * limit (one byte more is passed on so the handler sees it is too large; the rest is discarded); any
+ * failure is a plain 500 without details, never a crash or a hang.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { BodyBudget, ReleaseBody } from './body-budget.ts'
+import type { AgentRequest, HeaderReader, PlainRequest } from './agent-request.ts'
 import type { HttpAnswer } from './http-answer.ts'
 
-export type AnswerHandler = (request: Request) => Promise<HttpAnswer>
+export type AnswerHandler = (request: AgentRequest) => Promise<HttpAnswer>
 
 /** Methods Node's parser accepts that a Fetch `Request` refuses to carry (`new Request` throws on them). */
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
@@ -17,34 +19,30 @@ export function isFetchForbiddenMethod(method: string): boolean {
   return FETCH_FORBIDDEN_METHODS.has(method.toUpperCase())
 }
 
+/** HTTP whitespace at either end of a value, which `Headers` strips (Node's parser leaves some in). */
+const EDGE_WHITESPACE = /^[\t ]+|[\t ]+$/g
+
 /**
- * The web request of a Node request. A method Fetch forbids (TRACE) is built as a bodiless GET that
- * still reports its real `method`, so the handler answers it (405) instead of the server failing (500).
+ * A Node request as the handlers read it, with its headers as undici's `Headers` gives them (names
+ * in lower case, a repeated name's values joined with ", ", Cookie's with "; ", pseudo-headers left
+ * out) and any method, TRACE included, as it came.
  */
-export function toWebRequest(request: IncomingMessage, origin: string, body: Uint8Array | null): Request {
-  const headers = new Headers()
+export function toAgentRequest(request: IncomingMessage, origin: string, bytes: Uint8Array | null): PlainRequest {
+  const fields = new Map<string, string>()
   const raw = request.rawHeaders
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] ?? ''
+    const name = (raw[i] ?? '').toLowerCase()
     if (name.charCodeAt(0) === 58 /* ':' */) continue
-    try {
-      headers.append(name, raw[i + 1] ?? '')
-    } catch {
-      // A header value Node accepted but the Fetch API forbids is dropped rather than failing the request.
-    }
+    const value = (raw[i + 1] ?? '').replace(EDGE_WHITESPACE, '')
+    const before = fields.get(name)
+    fields.set(name, before === undefined ? value : `${before}${name === 'cookie' ? '; ' : ', '}${value}`)
   }
-  const method = request.method ?? 'GET'
-  const url = origin + (request.url ?? '/')
-  if (isFetchForbiddenMethod(method)) {
-    const standIn = new Request(url, { method: 'GET', headers })
-    Object.defineProperty(standIn, 'method', { value: method, enumerable: true })
-    return standIn
+  const headers: HeaderReader = {
+    get: (name) => fields.get(name.toLowerCase()) ?? null,
+    has: (name) => fields.has(name.toLowerCase()),
+    keys: () => fields.keys(),
   }
-  return new Request(url, {
-    method,
-    headers,
-    body: body && body.byteLength > 0 && method !== 'GET' && method !== 'HEAD' ? (body as BodyInit) : null,
-  })
+  return { method: request.method ?? 'GET', url: origin + (request.url ?? '/'), headers, bytes }
 }
 
 /** Writes an answer; headers set on `target` before (the site-wide ones) stay unless the answer names them too. */
@@ -118,7 +116,7 @@ export async function serveWithHandler(
       request.socket.resume()
     }
     const bytes = body ? await readBodyUpTo(request, body.limitBytes) : null
-    writeAnswer(await handler(toWebRequest(request, origin, bytes)), response)
+    writeAnswer(await handler(toAgentRequest(request, origin, bytes)), response)
   } catch (error) {
     console.error('[server] a direct route failed', error)
     if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })

@@ -4,6 +4,7 @@
  * goes compressed to a client that accepts it, from encodings made once with the body
  * (lib/http/compression.ts). Header names come out in lower case, each once, as a `Headers` sends them.
  */
+import type { AgentRequest } from './agent-request.ts'
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import type { ProblemDetails } from '../contract/schemas.ts'
 import { areAnswersCompressedHere, chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from './compression.ts'
@@ -30,7 +31,7 @@ export function prepareJson(value: unknown): PreparedBody {
 }
 
 export function respond(
-  request: Request,
+  request: AgentRequest,
   status: number,
   body: (Pick<PreparedBody, 'bytes'> & Partial<Pick<PreparedBody, 'encoded'>>) | null,
   contentType: string | null,
@@ -79,6 +80,6 @@ export function buildProblem(
 }
 
 /** A REST error: problem+json with the API headers plus any extra ones (Allow, Retry-After, rate limits). */
-export function respondProblem(request: Request, problem: ProblemDetails, ...extraHeaders: HeaderList[]): HttpAnswer {
+export function respondProblem(request: AgentRequest, problem: ProblemDetails, ...extraHeaders: HeaderList[]): HttpAnswer {
   return respond(request, problem.status, prepareJson(problem), CONTENT_TYPES.problem, API_HEADERS, ...extraHeaders)
 }

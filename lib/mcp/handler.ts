@@ -1,12 +1,14 @@
 /**
- * POST /mcp as one web-standard handler. In order: the Origin policy (403), any method but POST (405),
- * the body read once by the SDK's reader under the size limit, admission (rollout state and quota,
- * decided before anything else: 503/429), media type (415), size (413), JSON (-32700), then the
- * contract's own answer (gate.ts) or the SDK's (server.ts), remembered (remembered.ts). Every answer is
- * one JSON-RPC body with the API headers; nothing in the request can make it throw, stream or hang. It
- * returns what it decided on the way (admission, the MCP call and how it was answered) with the answer.
+ * POST /mcp as one handler. In order: the Origin policy (403), any method but POST (405), the body
+ * read once under the size limit (by the SDK's reader from a web request), admission (rollout state
+ * and quota, decided before anything else: 503/429), media type (415), size (413), JSON (-32700),
+ * then the contract's own answer (gate.ts) or the SDK's (server.ts), remembered (remembered.ts).
+ * Every answer is one JSON-RPC body with the API headers; nothing in the request can make it throw,
+ * stream or hang. It returns what it decided on the way (admission, the MCP call and how it was
+ * answered) with the answer.
  */
 import * as sdk from '@modelcontextprotocol/server'
+import type { AgentRequest, PlainRequest } from '../http/agent-request.ts'
 import { admitAgentRequest, type Admission } from '../admission.ts'
 import { MCP_MAX_BODY_BYTES } from '../contract/constants.ts'
 import { API_HEADERS, CONTENT_TYPES } from '../http/headers.ts'
@@ -24,7 +26,7 @@ import { createMcpEndpoint } from './server.ts'
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null)
 
 /** What a parsed body asks (a batch is `batch`), for telemetry; `error` is set where the answer is decided. */
-function describeMcpCall(request: Request, body: unknown) {
+function describeMcpCall(request: AgentRequest, body: unknown) {
   const message = isPlainObject(body) ? body : {}
   const params = isPlainObject(message.params) ? message.params : {}
   const meta = isPlainObject(params._meta) ? params._meta : {}
@@ -53,21 +55,29 @@ type Decided = Omit<McpOutcome, 'answer'>
 const getRuntime = perSite((site) => {
   const catalog = getMcpCatalog()
   const serveBySdk = createMcpEndpoint(catalog)
-  const serve = async (request: Request, body: unknown, headers: MirroredHeaders): Promise<McpAnswer> => {
+  const serve = async (body: unknown, headers: MirroredHeaders): Promise<McpAnswer> => {
     const dispatch = dispatchMcpRequest(body, headers, catalog)
     if (!('leg' in dispatch)) return answers.errorAnswer(dispatch)
     // The SDK served a valid call: its outcome is the catalog tool's own answer to these arguments.
     const call = sdk.isJSONRPCRequest(body) && body.method === 'tools/call' ? body.params : undefined
     const toolError = call && catalog.tools.get(call.name as string)?.call(call.arguments).isError
-    return { ...(await serveBySdk(request, dispatch)), error: toolError ? 'tool_error' : null }
+    return { ...(await serveBySdk(dispatch)), error: toolError ? 'tool_error' : null }
   }
   return { policy: buildOriginPolicy(site.config), serve: rememberAnswers(serve) }
 })
 
+const decoder = new TextDecoder()
+
+/** What the SDK's reader decides, for a body `npm start` has read already (at most one byte over the limit). */
+const readBytes = ({ headers, bytes }: PlainRequest) =>
+  Number(headers.get('content-length')) > MCP_MAX_BODY_BYTES || (bytes?.byteLength ?? 0) > MCP_MAX_BODY_BYTES
+    ? ({ tooLarge: true } as const)
+    : ({ tooLarge: false, text: bytes ? decoder.decode(bytes) : '' } as const)
+
 /** The parsed body, or why there is none: 'too-large', 'empty', 'unreadable' (not JSON, or the stream failed). */
-async function readBody(request: Request): Promise<{ json: unknown } | 'too-large' | 'empty' | 'unreadable'> {
+async function readBody(request: AgentRequest): Promise<{ json: unknown } | 'too-large' | 'empty' | 'unreadable'> {
   try {
-    const read = await sdk.readRequestBody(request, MCP_MAX_BODY_BYTES)
+    const read = request instanceof Request ? await sdk.readRequestBody(request, MCP_MAX_BODY_BYTES) : readBytes(request)
     if (read.tooLarge) return 'too-large'
     return read.text === '' ? 'empty' : { json: JSON.parse(read.text) }
   } catch {
@@ -76,7 +86,7 @@ async function readBody(request: Request): Promise<{ json: unknown } | 'too-larg
 }
 
 /** Answers any request to /mcp. */
-export async function answerMcpRequest(request: Request): Promise<McpOutcome> {
+export async function answerMcpRequest(request: AgentRequest): Promise<McpOutcome> {
   const decided: Decided = { route: null, admission: null, mcp: null }
   const answer = await decide(request, decided).catch(() => answers.errorAnswer(answers.internalError()))
   if (decided.mcp) decided.mcp.error = answer.error
@@ -86,7 +96,7 @@ export async function answerMcpRequest(request: Request): Promise<McpOutcome> {
   }
 }
 
-async function decide(request: Request, decided: Decided): Promise<McpAnswer> {
+async function decide(request: AgentRequest, decided: Decided): Promise<McpAnswer> {
   const { policy, serve } = getRuntime()
   const verdict = checkOrigin(request.headers.get('origin'), request.headers.get('host'), policy)
   if (!verdict.ok) return answers.errorAnswer(answers.forbiddenOrigin(verdict.detail))
@@ -109,6 +119,6 @@ async function decide(request: Request, decided: Decided): Promise<McpAnswer> {
     header(MCP_HEADERS.method),
     header(MCP_HEADERS.name),
   ]
-  const served = await serve(request, body.json, { protocolVersionHeader, mcpMethodHeader, mcpNameHeader })
+  const served = await serve(body.json, { protocolVersionHeader, mcpMethodHeader, mcpNameHeader })
   return { ...served, headers: [...served.headers, ...admission.headers] }
 }

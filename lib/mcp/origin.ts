@@ -8,7 +8,7 @@
  * server listens on a loopback address, `http://localhost|127.0.0.1|[::1]:<PORT>`. Browsers send the
  * origin serialized (RFC 6454), as these are: any other value (`null`, a path, not a URL) is refused.
  */
-import { validateHostHeader } from '@modelcontextprotocol/server'
+import { localhostAllowedHostnames, validateHostHeader } from '@modelcontextprotocol/server'
 import type { SiteConfig } from '../env.ts'
 
 export interface OriginPolicy {
@@ -19,7 +19,7 @@ export interface OriginPolicy {
 
 export type OriginVerdict = { ok: true } | { ok: false; detail: string }
 
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]']
+const LOOPBACK_NAMES = localhostAllowedHostnames()
 
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase()

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto'
 import type { MirroredHeaders } from './gate.ts'
 import { isJsonRpcId, isPlainObject, type McpAnswer } from './protocol.ts'
 
-type Serve = (request: Request, body: unknown, headers: MirroredHeaders) => Promise<McpAnswer>
+type Serve = (body: unknown, headers: MirroredHeaders) => Promise<McpAnswer>
 
 const MAX_KEY_LENGTH = 4096
 const MAX_ENTRIES = 256
@@ -27,13 +27,13 @@ export function rememberAnswers(serve: Serve): Serve {
   // Each answer cut where the request's id goes (one part: the answer names no id).
   const remembered = new Map<string, Omit<McpAnswer, 'body'> & { parts: Buffer[] | null }>()
   const marker = `remembered-${randomUUID()}`
-  return async (request, body, headers) => {
+  return async (body, headers) => {
     const message = isPlainObject(body) && isJsonRpcId(body.id) ? { ...body, id: marker } : undefined
     const key = message && keyOf(headers, message)
-    if (key === undefined || key.length > MAX_KEY_LENGTH) return serve(request, body, headers)
+    if (key === undefined || key.length > MAX_KEY_LENGTH) return serve(body, headers)
     let answer = remembered.get(key)
     if (!answer) {
-      const { body: bytes, ...rest } = await serve(request, message, headers)
+      const { body: bytes, ...rest } = await serve(message, headers)
       const parts = bytes && Buffer.from(bytes).toString().split(JSON.stringify(marker))
       answer = { ...rest, parts: parts ? parts.map((part) => Buffer.from(part)) : null }
       if (remembered.size >= MAX_ENTRIES) remembered.delete(remembered.keys().next().value as string)

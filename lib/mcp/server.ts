@@ -23,7 +23,7 @@ const CAPABILITIES = { resources: {}, tools: {} }
 const CACHED = ['tools/list', 'resources/list', 'resources/templates/list', 'resources/read'].map((method) => [method, MCP_CACHE_HINTS.listsAndReads])
 
 /** Serves a dispatch of gate.ts; `error` is left to the caller. */
-export function createMcpEndpoint(catalog: McpCatalog): (request: Request, dispatch: McpDispatch) => Promise<McpAnswer> {
+export function createMcpEndpoint(catalog: McpCatalog): (dispatch: McpDispatch) => Promise<McpAnswer> {
   // One validator for every instance: the SDK would otherwise build an Ajv instance per request.
   const validator = new AjvJsonSchemaValidator()
   const options: ServerOptions = {
@@ -55,7 +55,7 @@ export function createMcpEndpoint(catalog: McpCatalog): (request: Request, dispa
     return server
   }
 
-  return async (request, dispatch) => {
+  return async (dispatch) => {
     const server = createMcpServer()
     if (dispatch.leg === 'legacy') {
       const { messages, batch, decided } = dispatch
@@ -73,7 +73,7 @@ export function createMcpEndpoint(catalog: McpCatalog): (request: Request, dispa
     // entry installs its own server/discover, which lists only the 2026-07-28 revisions. Never a stream.
     const transport = new sdk.PerRequestHTTPServerTransport({ classification: dispatch.classification, responseMode: 'json' })
     await server.connect(transport)
-    const response = await transport.handleMessage(dispatch.message, { request }).finally(() => server.close().catch(() => {}))
+    const response = await transport.handleMessage(dispatch.message).finally(() => server.close().catch(() => {}))
     const bytes = new Uint8Array(await response.arrayBuffer())
     return { status: response.status, body: bytes.length === 0 ? null : bytes, headers: [], error: null }
   }

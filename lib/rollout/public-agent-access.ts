@@ -4,7 +4,9 @@
  * browser through the encrypted `vercel-flag-overrides` cookie. No cookie can make evaluation fail:
  * without a usable `FLAGS_SECRET` the cookie is never shown to the SDK, and any SDK error falls back.
  */
+import { reportValue } from 'flags'
 import { flag } from 'flags/next'
+import type { AgentRequest } from '../http/agent-request.ts'
 import { PUBLIC_AGENT_ACCESS_FLAG_KEY } from '../contract/constants.ts'
 import { getConfig } from '../env.ts'
 import { processSingleton } from '../process-singleton.ts'
@@ -40,14 +42,24 @@ let loggedFailure = false
 
 /**
  * Whether the public agent surface is on for this request. Costs no network call unless the cached
- * rollout value is older than its maximum age.
+ * rollout value is older than its maximum age. Only a Flags Explorer override can make the answer
+ * differ from the rollout value, so the Flags SDK evaluates the flag when the request carries the
+ * override cookie and a `FLAGS_SECRET` can read it (the SDK throws on any override cookie without
+ * one); otherwise the value is `decide`'s, reported as the SDK reports an evaluation, without the
+ * SDK's per-request header sealing and cache.
  */
-export async function isPublicAgentAccessEnabled(request: Request): Promise<boolean> {
+export async function isPublicAgentAccessEnabled(request: AgentRequest): Promise<boolean> {
   const rollout = getRolloutState()
   const current = rollout.current()
   if (typeof current !== 'boolean') await current
+  const cookie = request.headers.get('cookie')
+  if (cookie === null || !cookie.includes(FLAG_OVERRIDE_COOKIE) || !getConfig().flagsSecret) {
+    reportValue(PUBLIC_AGENT_ACCESS_FLAG_KEY, rollout.value)
+    return rollout.value
+  }
   try {
-    const value = await publicAgentAccessFlag.run({ identify: undefined, request: requestForFlags(request) })
+    // The SDK reads overrides from the cookie; this flag's `decide` reads no header.
+    const value = await publicAgentAccessFlag.run({ identify: undefined, request: { headers: new Headers({ cookie }) } as Request })
     return typeof value === 'boolean' ? value : rollout.value
   } catch (error) {
     if (!loggedFailure) {
@@ -56,18 +68,4 @@ export async function isPublicAgentAccessEnabled(request: Request): Promise<bool
     }
     return rollout.value
   }
-}
-
-/**
- * The request as the Flags SDK may see it. Overrides are only readable with a valid `FLAGS_SECRET`
- * (the SDK throws on any override cookie without one), so without it the cookie header is dropped.
- */
-function requestForFlags(request: Request): Request {
-  if (getConfig().flagsSecret) return request
-  const cookie = request.headers.get('cookie')
-  if (cookie === null || !cookie.includes(FLAG_OVERRIDE_COOKIE)) return request
-  const headers = new Headers(request.headers)
-  headers.delete('cookie')
-  // The SDK reads nothing but `headers` from the request it is given.
-  return { headers } as unknown as Request
 }

@@ -23,6 +23,7 @@ import {
   type Span,
   type TextMapGetter,
 } from '@opentelemetry/api'
+import type { AgentRequest, HeaderReader } from '../http/agent-request.ts'
 import { getConfig, telemetryExportOf } from '../env.ts'
 import { processSingleton } from '../process-singleton.ts'
 import { writeAccessLogLine, type AccessLogLine } from './access-log.ts'
@@ -123,7 +124,7 @@ function withUpstashSpan<T>(operation: string, call: () => Promise<T>): Promise<
 /** What telemetry sees of the quota's shared store (lib/quota/quota.ts `observeQuota`). */
 export const quotaTelemetry = { upstashCall: withUpstashSpan, failover: recordQuotaFailover }
 
-const headerGetter: TextMapGetter<Headers> = {
+const headerGetter: TextMapGetter<HeaderReader> = {
   keys: (carrier) => [...carrier.keys()],
   get: (carrier, key) => carrier.get(key) ?? undefined,
 }
@@ -141,8 +142,8 @@ const NOTHING_DECIDED: Omit<AgentOutcome, 'answer'> = { route: null, admission: 
  */
 export function observeAgentRoute<Answer extends { status: number }>(
   route: string,
-  handler: (request: Request) => Promise<AgentOutcome<Answer>>,
-): (request: Request) => Promise<Answer> {
+  handler: (request: AgentRequest) => Promise<AgentOutcome<Answer>>,
+): (request: AgentRequest) => Promise<Answer> {
   return async (request) => {
     const telemetry = getTelemetry()
     if (!telemetry.spans && !telemetry.metrics && !telemetry.log) return (await handler(request)).answer
@@ -183,7 +184,7 @@ export function observeAgentRoute<Answer extends { status: number }>(
 
 function finish(
   telemetry: Telemetry,
-  request: Request,
+  request: AgentRequest,
   seen: Omit<AgentOutcome, 'answer'>,
   defaultRoute: string,
   path: string,
