@@ -12,7 +12,10 @@ import type { HttpAnswer } from './http-answer.ts'
 
 export type AnswerHandler = (request: AgentRequest) => Promise<HttpAnswer>
 
-/** Methods Node's parser accepts that a Fetch `Request` refuses to carry (`new Request` throws on them). */
+/**
+ * Methods Node's parser accepts that a Fetch `Request` refuses to carry (`new Request` throws on them):
+ * `npm start` answers them itself wherever Next would build a `Request` for them and fail.
+ */
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
 export function isFetchForbiddenMethod(method: string): boolean {
