@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { BodyBudget, ReleaseBody } from './body-budget.ts'
 import type { AgentRequest, HeaderReader, PlainRequest } from './agent-request.ts'
+import { combineField } from './header-list.ts'
 import type { HttpAnswer } from './http-answer.ts'
 
 export type AnswerHandler = (request: AgentRequest) => Promise<HttpAnswer>
@@ -22,7 +23,10 @@ export function isFetchForbiddenMethod(method: string): boolean {
   return FETCH_FORBIDDEN_METHODS.has(method.toUpperCase())
 }
 
-/** HTTP whitespace at either end of a value, which `Headers` strips (Node's parser leaves some in). */
+/**
+ * HTTP whitespace at either end of a value, which `Headers` strips. Node's parser strips it too; this
+ * keeps the headers equal to a `Headers` for raw headers rewritten after parsing as well.
+ */
 const EDGE_WHITESPACE = /^[\t ]+|[\t ]+$/g
 
 /**
@@ -34,11 +38,9 @@ export function toAgentRequest(request: IncomingMessage, origin: string, bytes: 
   const fields = new Map<string, string>()
   const raw = request.rawHeaders
   for (let i = 0; i < raw.length; i += 2) {
-    const name = (raw[i] ?? '').toLowerCase()
+    const name = raw[i] ?? ''
     if (name.charCodeAt(0) === 58 /* ':' */) continue
-    const value = (raw[i + 1] ?? '').replace(EDGE_WHITESPACE, '')
-    const before = fields.get(name)
-    fields.set(name, before === undefined ? value : `${before}${name === 'cookie' ? '; ' : ', '}${value}`)
+    combineField(fields, name, (raw[i + 1] ?? '').replace(EDGE_WHITESPACE, ''))
   }
   const headers: HeaderReader = {
     get: (name) => fields.get(name.toLowerCase()) ?? null,

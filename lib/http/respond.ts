@@ -9,7 +9,7 @@ import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import type { ProblemDetails } from '../contract/schemas.ts'
 import { areAnswersCompressedHere, chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from './compression.ts'
 import { API_HEADERS, CONTENT_TYPES } from './headers.ts'
-import type { HeaderList } from './header-list.ts'
+import { combineField, type HeaderList } from './header-list.ts'
 import type { HttpAnswer } from './http-answer.ts'
 
 const encoder = new TextEncoder()
@@ -37,14 +37,8 @@ export function respond(
   contentType: string | null,
   ...headerLists: HeaderList[]
 ): HttpAnswer {
-  // `Headers` semantics: names case-insensitive, a repeated name's values joined with ", ".
   const headers = new Map<string, string>()
-  for (const list of headerLists)
-    for (const [name, value] of list) {
-      const key = name.toLowerCase()
-      const before = headers.get(key)
-      headers.set(key, before === undefined ? value : `${before}, ${value}`)
-    }
+  for (const list of headerLists) for (const [name, value] of list) combineField(headers, name, value)
   let bytes = body?.bytes ?? null
   if (body) {
     if (contentType) headers.set('content-type', contentType)
