@@ -1,3 +1,4 @@
+import { SIGNUP_FORM_CLASS } from '@/lib/pages/page-script-hooks.ts'
 import type { SignupFormTool } from '@/lib/webmcp/page-tools.ts'
 
 // The declarative WebMCP attributes (webmachinelearning/webmcp, declarative API explainer), unknown to React's types.
@@ -21,7 +22,7 @@ declare module 'react' {
 export function SignupForm({ form }: { form: SignupFormTool }) {
   return (
     <form
-      className="card signup-form"
+      className={`card ${SIGNUP_FORM_CLASS}`}
       method="get"
       action={form.action}
       toolname={form.toolName}

@@ -13,3 +13,6 @@ export const WEBMCP_TOOLS_ELEMENT_ID = 'webmcp-tools'
 
 /** A copy button names what it copies in `data-copy-what`, and copies `data-copy-text` or the body of the same-origin `data-copy-source`. */
 export const COPY_BUTTON_SELECTOR = 'button[data-copy-what]'
+
+/** The class of the sign-up form, the pages' declarative WebMCP tool (app/_components/signup-form.tsx). */
+export const SIGNUP_FORM_CLASS = 'signup-form'

@@ -3,11 +3,12 @@
  * ship no framework runtime (the build strips Next's, lib/pages/prerendered-pages.ts): everything they
  * show is in the HTML, and script adds only what cannot be HTML. It registers the page's WebMCP tools
  * (their definitions are the page's JSON, built with it by lib/webmcp/page-tools.ts; behaviour in
- * lib/webmcp/client-tools.ts) and makes the copy buttons copy. Without script, or where the browser
+ * lib/webmcp/client-tools.ts), lets the sign-up form answer the agent that submits it, and makes the
+ * copy buttons copy. Without script, or where the browser
  * has no model context, the page is unchanged and nothing is logged.
  */
-import { pageModelContext, registerTools, type ToolEnvironment, type WebMcpTool } from '../webmcp/client-tools.ts'
-import { COPY_BUTTON_SELECTOR, WEBMCP_TOOLS_ELEMENT_ID } from './page-script-hooks.ts'
+import { answerAgentSignups, pageModelContext, registerTools, type ToolEnvironment, type WebMcpTool } from '../webmcp/client-tools.ts'
+import { COPY_BUTTON_SELECTOR, SIGNUP_FORM_CLASS, WEBMCP_TOOLS_ELEMENT_ID } from './page-script-hooks.ts'
 
 const browser: ToolEnvironment = {
   fetch: (path, init) => window.fetch(path, init),
@@ -26,6 +27,12 @@ function registerPageTools(): void {
     return
   }
   registerTools(context, tools, browser)
+}
+
+/** The sign-up form is a tool of the page's model context by its HTML alone; script lets it answer the agent. */
+function answerSignupForms(): void {
+  if (!pageModelContext()) return
+  for (const form of document.querySelectorAll<HTMLFormElement>(`form.${SIGNUP_FORM_CLASS}`)) answerAgentSignups(form, browser)
 }
 
 async function copy(button: HTMLButtonElement, status: Element | null): Promise<void> {
@@ -56,4 +63,5 @@ function enableCopyButtons(): void {
 }
 
 registerPageTools()
+answerSignupForms()
 enableCopyButtons()

@@ -141,12 +141,36 @@ function handOff(tool: WebMcpTool, action: Extract<WebMcpToolAction, { kind: 'na
   }
   const url = destination === 'login' ? action.login : args.plan !== undefined ? (action.plans[args.plan] ?? action.signup) : action.signup
   env.navigate(url)
+  return openingResult(url, destination, args.plan)
+}
+
+/** What a hand-off to the app answers: the URL now opening in this tab. */
+function openingResult(url: string, destination: string, plan: string | undefined): WebMcpToolResult {
   return {
     content: [
       { type: 'text' as const, text: `Opening ${url} in this tab. The visitor continues there; nothing was sent to or created on this site.` },
     ],
-    structuredContent: { url, destination, ...(args.plan !== undefined ? { plan: args.plan } : {}) },
+    structuredContent: { url, destination, ...(plan !== undefined ? { plan } : {}) },
   }
+}
+
+/** The submit event of a form an agent submits (the WebMCP declarative API), which it may answer. */
+type AgentSubmitEvent = SubmitEvent & { agentInvoked?: boolean; respondWith?: (result: Promise<WebMcpToolResult>) => void }
+
+/**
+ * An agent that submits the sign-up form (a GET to the app's sign-up) gets the answer open_app gives.
+ * Chromium returns no result once a submission has left for another origin, so the page answers first
+ * and then opens what the form would have: its action with the form's fields as the query.
+ */
+export function answerAgentSignups(form: HTMLFormElement, env: ToolEnvironment): void {
+  form.addEventListener('submit', (event: AgentSubmitEvent) => {
+    if (!event.agentInvoked || typeof event.respondWith !== 'function') return
+    event.preventDefault()
+    const url = new URL(form.action)
+    url.search = new URLSearchParams([...new FormData(form)].map(([name, value]) => [name, String(value)])).toString()
+    event.respondWith(Promise.resolve(openingResult(url.href, 'signup', url.searchParams.get('plan') ?? undefined)))
+    env.navigate(url.href)
+  })
 }
 
 /** Runs one tool for an agent. Never throws: a failure is an `isError` result. */

@@ -74,32 +74,35 @@ async function openWithTools(page: Page, path: string): Promise<ListedTool[]> {
   })
 }
 
-/** executeTool as an agent calls it; Chromium hands back the tool's result as JSON text. */
-async function execute(page: Page, name: string, args: unknown): Promise<ToolResult | null> {
-  const text = await page.evaluate(
-    async ([toolName, toolArgs]) => {
-      const context = (document as any).modelContext
-      const tool = ((await context.getTools()) as any[]).find((candidate) => candidate.name === toolName)
-      return await context.executeTool(tool, toolArgs)
-    },
-    [name, args] as const,
-  )
-  return JSON.parse(text ?? 'null')
-}
-
 /**
- * Starts a tool whose run replaces the document (a form the agent submits) and returns without its answer:
- * the submission's navigation can destroy the page's script context before the answer is handed back.
+ * Calls a tool as the browser's agent does, through DevTools' WebMCP domain: the first result Chromium
+ * reports for the call. The page's own executeTool would hand the result back through the page, whose
+ * script context a tool that navigates (open_app, the sign-up form) is about to replace.
  */
-async function startExecuting(page: Page, name: string, args: unknown): Promise<void> {
-  await page.evaluate(
-    async ([toolName, toolArgs]) => {
-      const context = (document as any).modelContext
-      const tool = ((await context.getTools()) as any[]).find((candidate) => candidate.name === toolName)
-      void context.executeTool(tool, toolArgs).catch(() => undefined)
-    },
-    [name, args] as const,
-  )
+async function execute(page: Page, name: string, args: object): Promise<ToolResult | null> {
+  const session = await page.context().newCDPSession(page)
+  const responses = new Map<string, { status: string; output?: unknown; errorText?: string }>()
+  let reported = () => {}
+  session.on('WebMCP.toolResponded', (event) => {
+    if (!responses.has(event.invocationId)) responses.set(event.invocationId, event)
+    reported()
+  })
+  try {
+    await session.send('WebMCP.enable')
+    const { frameTree } = await session.send('Page.getFrameTree')
+    const { invocationId } = await session.send('WebMCP.invokeTool', {
+      frameId: frameTree.frame.id,
+      toolName: name,
+      // Typed as string values; Chromium takes any JSON object, as executeTool does.
+      input: args as Record<string, string>,
+    })
+    while (!responses.has(invocationId)) await new Promise<void>((resolve) => (reported = resolve))
+    const { status, output, errorText } = responses.get(invocationId) ?? { status: 'missing' }
+    if (status !== 'Completed') throw new Error(`${name} answered ${status}: ${errorText}`)
+    return (output ?? null) as ToolResult | null
+  } finally {
+    await session.detach().catch(() => undefined)
+  }
 }
 
 async function restText(request: APIRequestContext, path: string): Promise<string> {
@@ -199,7 +202,7 @@ withWebMcp.describe('with WebMCP', () => {
     withWebMcp(`${path}: bad arguments get an error result naming what is wrong, and the page stays`, async ({ page }) => {
       const problems = watchProblems(page)
       await openWithTools(page, path)
-      const cases: [string, unknown, string][] = [
+      const cases: [string, object, string][] = [
         ['list_plans', { plan: 'team' }, 'Invalid arguments for list_plans: unexpected "plan". It takes no arguments.'],
         ['get_public_capabilities', { verbose: true }, 'Invalid arguments for get_public_capabilities: unexpected "verbose". It takes no arguments.'],
         [
@@ -252,7 +255,7 @@ withWebMcp.describe('with WebMCP', () => {
       await standInForRemoteOrigins(page)
       const loginTwin = await restText(request, '/login.md')
       const programme = (await twinPlans(request)).find((plan) => plan.heading.startsWith('Programme:'))
-      const cases: [unknown, string | undefined][] = [
+      const cases: [object, string | undefined][] = [
         [{ destination: 'login' }, /## Already have an account\?\n\n[^\n]+\n\n\[[^\]]+\]\((https:[^)]+\/login)\)/.exec(loginTwin)?.[1]],
         [{ plan: 'programme' }, programme?.url],
         [{}, /## New to Cadence\?\n\n[^\n]+\n\n\[[^\]]+\]\(([^)]+)\)/.exec(loginTwin)?.[1]],
@@ -269,7 +272,7 @@ withWebMcp.describe('with WebMCP', () => {
 
   for (const path of SIGNUP_FORM_PATHS) {
     withWebMcp(
-      `${path}: the sign-up form, run as the tool ${FORM_TOOL_NAME}, submits to the app's sign-up with the plan`,
+      `${path}: the sign-up form, run as the tool ${FORM_TOOL_NAME}, answers the URL it opens and submits to the app's sign-up with the plan`,
       async ({ page, request }) => {
         const problems = watchProblems(page)
         await standInForRemoteOrigins(page)
@@ -277,8 +280,12 @@ withWebMcp.describe('with WebMCP', () => {
         const form = tools.find((tool) => tool.name === FORM_TOOL_NAME)
         const signupPlans = (await twinPlans(request)).filter((plan) => plan.url?.startsWith(`${APP}/signup?plan=`))
         expect(form?.inputSchema.properties.plan?.enum).toEqual(signupPlans.map((plan) => new URL(plan.url ?? '').searchParams.get('plan')))
-        await startExecuting(page, FORM_TOOL_NAME, { plan: 'team' })
-        await page.waitForURL(`${APP}/signup?plan=team`)
+        const url = `${APP}/signup?plan=team`
+        expect(await execute(page, FORM_TOOL_NAME, { plan: 'team' })).toEqual({
+          content: [{ type: 'text', text: `Opening ${url} in this tab. The visitor continues there; nothing was sent to or created on this site.` }],
+          structuredContent: { url, destination: 'signup', plan: 'team' },
+        })
+        await page.waitForURL(url)
         expect(problems).toEqual([])
       },
     )
