@@ -50,7 +50,7 @@ function matching(pattern: RegExp, expected: string) {
 
 /**
  * Comma-separated web origins (`https://console.example.com`), normalised to their serialized form.
- * MCP_ALLOWED_ORIGINS: browser origins besides the site's own that may call POST /mcp (lib/mcp/origin.ts).
+ * MCP_ALLOWED_ORIGINS: browser origins besides the site's own that may call POST /mcp (lib/http/origin-policy.ts).
  */
 const originListText = setting((value) => {
   const origins: string[] = []

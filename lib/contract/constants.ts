@@ -86,6 +86,10 @@ export const RATE_LIMIT_POLICY_VALUE = `"${QUOTA.policyName}";q=${QUOTA.requests
 export const HEADER_MISMATCH = -32020
 /** Application error codes live outside -32768…-32000: -31000 minus the HTTP status (decisions.md). */
 export const applicationErrorCode = (httpStatus: number): number => -31000 - httpStatus
+/** The one method POST /mcp serves: a 405 names it in `Allow`. */
+export const MCP_ALLOWED_METHODS = 'POST'
+/** The request headers that mirror a JSON-RPC body (MCP 2026-07-28 transport), lower-case. */
+export const MCP_HEADERS = { protocolVersion: 'mcp-protocol-version', method: 'mcp-method', name: 'mcp-name' } as const
 /** Largest accepted request body; a larger one is answered 413 before it is parsed. */
 export const MCP_MAX_BODY_BYTES = 2 * 1024 * 1024
 /** Largest accepted JSON-RPC batch (legacy 2025-03-26 clients only). */

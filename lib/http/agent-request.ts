@@ -4,6 +4,7 @@
  * hands over Node's request as a plain value (lib/http/node-adapter.ts), its body already read under
  * the route's limit: building a Fetch `Request` for each call cost about a tenth of an MCP answer.
  */
+import { readRequestBody } from '@modelcontextprotocol/server'
 
 /** Header values by name, as `Headers` gives them: names case-insensitive, a repeated name's values joined. */
 export interface HeaderReader {
@@ -22,3 +23,17 @@ export interface PlainRequest {
 }
 
 export type AgentRequest = Request | PlainRequest
+
+const decoder = new TextDecoder()
+
+/**
+ * The body as UTF-8 text, or `tooLarge` when its declared or actual length is over `limit`. A web
+ * request is read by the MCP SDK's reader (its transport's own verdict, which may throw on a failed
+ * stream); a plain one was read already, at most one byte over the limit, and gets the same verdict.
+ */
+export async function readBodyText(request: AgentRequest, limit: number): Promise<{ tooLarge: true } | { tooLarge: false; text: string }> {
+  if (request instanceof Request) return await readRequestBody(request, limit)
+  const { headers, bytes } = request
+  if (Number(headers.get('content-length')) > limit || (bytes?.byteLength ?? 0) > limit) return { tooLarge: true }
+  return { tooLarge: false, text: bytes ? decoder.decode(bytes) : '' }
+}

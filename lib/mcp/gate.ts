@@ -9,9 +9,10 @@
 import * as sdk from '@modelcontextprotocol/server'
 import type { InboundHttpRequest, JSONRPCMessage, StandardSchemaV1Sync } from '@modelcontextprotocol/server'
 import { MCP_LEGACY_PROTOCOL_VERSIONS, MCP_MAX_BATCH_MESSAGES, MCP_PROTOCOL_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
+import * as answers from '../contract/mcp-errors.ts'
+import type { JsonObject, JsonRpcId } from '../contract/mcp-errors.ts'
 import type { McpCatalog } from './catalog.ts'
-import * as answers from './errors.ts'
-import { isPlainObject, readableId, type JsonObject, type JsonRpcId } from './protocol.ts'
+import { isPlainObject } from './protocol.ts'
 
 /** The raw values of the headers that mirror the body, as the SDK's classifier takes them. */
 export type MirroredHeaders = Pick<InboundHttpRequest, 'protocolVersionHeader' | 'mcpMethodHeader' | 'mcpNameHeader'>
@@ -63,14 +64,14 @@ function contractProblem(body: unknown, headers: MirroredHeaders): Problem {
   if (Array.isArray(body) && body.length > MCP_MAX_BATCH_MESSAGES)
     return answers.invalidRequest(null, `A JSON-RPC batch may hold at most ${MCP_MAX_BATCH_MESSAGES} messages.`)
   if (version !== undefined && !isOneOf(MCP_SUPPORTED_PROTOCOL_VERSIONS, version))
-    return answers.unsupportedProtocolVersion(readableId(body), version)
+    return answers.unsupportedProtocolVersion(answers.readableId(body), version)
   if (!Array.isArray(body))
     return version === MCP_PROTOCOL_VERSION && meta !== undefined && !isPlainObject(meta)
-      ? answers.envelopeInvalid(readableId(body), 'params._meta must be an object.')
+      ? answers.envelopeInvalid(answers.readableId(body), 'params._meta must be an object.')
       : undefined
   if (version === MCP_PROTOCOL_VERSION)
     return answers.invalidRequest(null, 'JSON-RPC batches are not part of protocol 2026-07-28: send each request as its own POST.')
-  const ids = body.map(readableId)
+  const ids = body.map(answers.readableId)
   for (const [index, element] of body.entries()) {
     const message = isPlainObject(element) ? element : {}
     const at = `Batch element ${index}:`
@@ -109,7 +110,7 @@ function headerProblem(
   { mcpMethodHeader: method, mcpNameHeader: name, protocolVersionHeader }: MirroredHeaders,
   required = false,
 ): Problem {
-  const id = readableId(body)
+  const id = answers.readableId(body)
   const missing = (header: string) => answers.headerMismatch(id, `the required ${header} header is missing`)
   if (required && protocolVersionHeader === undefined) return missing('MCP-Protocol-Version')
   if (required && method === undefined) return missing('Mcp-Method')
@@ -141,7 +142,7 @@ const SERVED_LEGACY = { ...SERVED_BOTH, initialize: sdk.specTypeSchemas.Initiali
  */
 function messageProblem(message: unknown, served: Readonly<Record<string, StandardSchemaV1Sync>>, catalog: McpCatalog): Problem {
   if (!isRequest(message)) return undefined
-  const id = readableId(message)
+  const id = answers.readableId(message)
   const schema = Object.hasOwn(served, message.method) ? served[message.method] : undefined
   if (!schema) return answers.methodNotFound(id, message.method, served === SERVED ? 404 : 200)
   const { issues } = schema['~standard'].validate(message)
@@ -172,18 +173,18 @@ export function dispatchMcpRequest(body: unknown, headers: MirroredHeaders, cata
   const claimsLegacy = isOneOf(MCP_LEGACY_PROTOCOL_VERSIONS, claimed) && (headers.protocolVersionHeader ?? claimed) === claimed
   const message = claimsLegacy ? withoutEnvelope(body as JsonObject) : body
   const outcome = sdk.classifyInboundRequest({ httpMethod: 'POST', body: message, ...headers })
-  if (outcome.kind === 'reject') return answers.fromLadderRejection(outcome, readableId(message))
+  if (outcome.kind === 'reject') return answers.fromLadderRejection(outcome, answers.readableId(message))
   if (outcome.kind === 'modern') {
     const modern: McpDispatch = { leg: 'modern', message: outcome.message, classification: outcome.classification }
     if (!isRequest(message)) return modern
     // The SDK would refuse a `_meta` version it does not serve with a -32022 listing 2026-07-28 only.
     const version = envelopeOf(message)?.[VERSION_KEY]
-    if (!isOneOf(MCP_SUPPORTED_PROTOCOL_VERSIONS, version)) return answers.unsupportedProtocolVersion(readableId(message), String(version))
+    if (!isOneOf(MCP_SUPPORTED_PROTOCOL_VERSIONS, version)) return answers.unsupportedProtocolVersion(answers.readableId(message), String(version))
     return headerProblem(message, headers, true) ?? messageProblem(message, SERVED, catalog) ?? modern
   }
   // The 2025 serving would accept a posted response (202), but this server sends no requests to answer.
   if (outcome.reason === 'response')
-    return answers.invalidRequest(readableId(message), 'A JSON-RPC response cannot be posted: the server sends no requests to answer.')
+    return answers.invalidRequest(answers.readableId(message), 'A JSON-RPC response cannot be posted: the server sends no requests to answer.')
   if (!Array.isArray(message)) return legacy(message as JsonObject, headers, catalog)
   const decided = new Map<number, JSONRPCMessage>()
   for (const [index, element] of message.entries()) {

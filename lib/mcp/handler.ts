@@ -1,25 +1,24 @@
 /**
  * POST /mcp as one handler. In order: the Origin policy (403), any method but POST (405), the body
- * read once under the size limit (by the SDK's reader from a web request), admission (rollout state
- * and quota, decided before anything else: 503/429), media type (415), size (413), JSON (-32700),
- * then the contract's own answer (gate.ts) or the SDK's (server.ts), remembered (remembered.ts).
- * Every answer is one JSON-RPC body with the API headers; nothing in the request can make it throw,
- * stream or hang. It returns what it decided on the way (admission, the MCP call and how it was
- * answered) with the answer.
+ * read once under the size limit, admission (rollout state and quota, decided before anything else:
+ * 503/429), media type (415), size (413), JSON (-32700), then the contract's own answer (gate.ts) or
+ * the SDK's (server.ts), remembered (remembered.ts). Every answer is one JSON-RPC body with the API
+ * headers; nothing in the request can make it throw, stream or hang. It returns what it decided on
+ * the way (admission, the MCP call and how it was answered) with the answer.
  */
 import * as sdk from '@modelcontextprotocol/server'
-import type { AgentRequest, PlainRequest } from '../http/agent-request.ts'
+import { readBodyText, type AgentRequest } from '../http/agent-request.ts'
 import { admitAgentRequest, type Admission } from '../admission.ts'
-import { MCP_MAX_BODY_BYTES } from '../contract/constants.ts'
+import { MCP_HEADERS, MCP_MAX_BODY_BYTES } from '../contract/constants.ts'
+import * as answers from '../contract/mcp-errors.ts'
 import { API_HEADERS, CONTENT_TYPES } from '../http/headers.ts'
 import type { HttpAnswer } from '../http/http-answer.ts'
 import { respond } from '../http/respond.ts'
 import { perSite } from '../site.ts'
 import { getMcpCatalog } from './catalog.ts'
-import * as answers from './errors.ts'
 import { dispatchMcpRequest, type MirroredHeaders } from './gate.ts'
-import { buildOriginPolicy, checkOrigin } from './origin.ts'
-import { isPlainObject, MCP_HEADERS, readableId, type McpAnswer } from './protocol.ts'
+import { buildOriginPolicy, checkOrigin } from '../http/origin-policy.ts'
+import { errorAnswer, isPlainObject, type McpAnswer } from './protocol.ts'
 import { rememberAnswers } from './remembered.ts'
 import { createMcpEndpoint } from './server.ts'
 
@@ -57,7 +56,7 @@ const getRuntime = perSite((site) => {
   const serveBySdk = createMcpEndpoint(catalog)
   const serve = async (body: unknown, headers: MirroredHeaders): Promise<McpAnswer> => {
     const dispatch = dispatchMcpRequest(body, headers, catalog)
-    if (!('leg' in dispatch)) return answers.errorAnswer(dispatch)
+    if (!('leg' in dispatch)) return errorAnswer(dispatch)
     // The SDK served a valid call: its outcome is the catalog tool's own answer to these arguments.
     const call = sdk.isJSONRPCRequest(body) && body.method === 'tools/call' ? body.params : undefined
     const toolError = call && catalog.tools.get(call.name as string)?.call(call.arguments).isError
@@ -66,18 +65,10 @@ const getRuntime = perSite((site) => {
   return { policy: buildOriginPolicy(site.config), serve: rememberAnswers(serve) }
 })
 
-const decoder = new TextDecoder()
-
-/** What the SDK's reader decides, for a body `npm start` has read already (at most one byte over the limit). */
-const readBytes = ({ headers, bytes }: PlainRequest) =>
-  Number(headers.get('content-length')) > MCP_MAX_BODY_BYTES || (bytes?.byteLength ?? 0) > MCP_MAX_BODY_BYTES
-    ? ({ tooLarge: true } as const)
-    : ({ tooLarge: false, text: bytes ? decoder.decode(bytes) : '' } as const)
-
 /** The parsed body, or why there is none: 'too-large', 'empty', 'unreadable' (not JSON, or the stream failed). */
 async function readBody(request: AgentRequest): Promise<{ json: unknown } | 'too-large' | 'empty' | 'unreadable'> {
   try {
-    const read = request instanceof Request ? await sdk.readRequestBody(request, MCP_MAX_BODY_BYTES) : readBytes(request)
+    const read = await readBodyText(request, MCP_MAX_BODY_BYTES)
     if (read.tooLarge) return 'too-large'
     return read.text === '' ? 'empty' : { json: JSON.parse(read.text) }
   } catch {
@@ -88,7 +79,7 @@ async function readBody(request: AgentRequest): Promise<{ json: unknown } | 'too
 /** Answers any request to /mcp. */
 export async function answerMcpRequest(request: AgentRequest): Promise<McpOutcome> {
   const decided: Decided = { route: null, admission: null, mcp: null }
-  const answer = await decide(request, decided).catch(() => answers.errorAnswer(answers.internalError()))
+  const answer = await decide(request, decided).catch(() => errorAnswer(answers.internalError()))
   if (decided.mcp) decided.mcp.error = answer.error
   return {
     ...decided,
@@ -99,16 +90,16 @@ export async function answerMcpRequest(request: AgentRequest): Promise<McpOutcom
 async function decide(request: AgentRequest, decided: Decided): Promise<McpAnswer> {
   const { policy, serve } = getRuntime()
   const verdict = checkOrigin(request.headers.get('origin'), request.headers.get('host'), policy)
-  if (!verdict.ok) return answers.errorAnswer(answers.forbiddenOrigin(verdict.detail))
-  if (request.method !== 'POST') return answers.errorAnswer(answers.methodNotAllowed(request.method))
+  if (!verdict.ok) return errorAnswer(answers.forbiddenOrigin(verdict.detail))
+  if (request.method !== 'POST') return errorAnswer(answers.methodNotAllowed(request.method))
   const body = await readBody(request)
   if (typeof body === 'object') decided.mcp = describeMcpCall(request, body.json)
   // Every POST spends the quota exactly once, before anything else is decided about it.
   const admission = await admitAgentRequest(request)
   decided.admission = admission
-  const refuse = (problem: answers.McpErrorAnswer) => answers.errorAnswer(problem, admission.headers)
+  const refuse = (problem: answers.McpErrorAnswer) => errorAnswer(problem, admission.headers)
   if (!admission.admitted)
-    return refuse(answers.refused(admission.reason, typeof body === 'object' ? readableId(body.json) : null, admission.retryAfterSeconds))
+    return refuse(answers.refused(admission.reason, typeof body === 'object' ? answers.readableId(body.json) : null, admission.retryAfterSeconds))
   const contentType = request.headers.get('content-type')
   if (!sdk.isJsonContentType(contentType)) return refuse(answers.unsupportedMediaType(contentType))
   if (body === 'too-large') return refuse(answers.bodyTooLarge())

@@ -6,8 +6,9 @@
  * the latest 256 of them.
  */
 import { randomUUID } from 'node:crypto'
+import { isJsonRpcId } from '../contract/mcp-errors.ts'
 import type { MirroredHeaders } from './gate.ts'
-import { isJsonRpcId, isPlainObject, type McpAnswer } from './protocol.ts'
+import { isPlainObject, type McpAnswer } from './protocol.ts'
 
 type Serve = (body: unknown, headers: MirroredHeaders) => Promise<McpAnswer>
 

@@ -10,7 +10,7 @@ import {
   refused,
   unsupportedMediaType,
   unsupportedProtocolVersion,
-} from '../../lib/mcp/errors.ts'
+} from '../../lib/contract/mcp-errors.ts'
 import { applicationErrorCode } from '../../lib/contract/constants.ts'
 
 const SUPPORTED = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseConfig } from '../../lib/env.ts'
-import { buildOriginPolicy, checkOrigin, isLoopbackHost } from '../../lib/mcp/origin.ts'
+import { buildOriginPolicy, checkOrigin, isLoopbackHost } from '../../lib/http/origin-policy.ts'
 
 const local = buildOriginPolicy(parseConfig({ HOST: '127.0.0.1', PORT: '4000', BASE_URL: 'https://agents.example.com' }))
 const configured = buildOriginPolicy(

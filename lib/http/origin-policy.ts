@@ -1,5 +1,6 @@
 /**
- * DNS-rebinding protection for POST /mcp (MCP transport, Security): a request with a present
+ * Which browser origins may call POST /mcp (cors.ts: which may read the GET answers), the MCP
+ * transport's DNS-rebinding protection (Security): a request with a present
  * `Origin` is served only when that origin is allowed, and on a loopback bind only when its `Host`
  * names this machine or the site. Clients that send no `Origin` (server-side agents) are served.
  *
