@@ -10,6 +10,7 @@ import { applicationErrorCode, HEADER_MISMATCH, MCP_ALLOWED_METHODS, MCP_MAX_BOD
 import { PROBLEMS, type ProblemCode } from './problems.ts'
 
 export type JsonObject = Record<string, unknown>
+export const isPlainObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value)
 export type JsonRpcId = string | number
 type Id = JsonRpcId | null
 /** `headers`: extra headers of the answer (Allow). */
@@ -24,7 +25,7 @@ export type McpErrorAnswer = {
 export const isJsonRpcId = (value: unknown): value is JsonRpcId =>
   typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value))
 /** The id an error answer to this body echoes: the message's own when readable, else null. */
-export const readableId = (body: unknown): Id => (typeof body === 'object' && body !== null && 'id' in body && isJsonRpcId(body.id) ? body.id : null)
+export const readableId = (body: unknown): Id => (isPlainObject(body) && isJsonRpcId(body.id) ? body.id : null)
 
 const INVALID_REQUEST_RESOLUTION =
   'Send one JSON-RPC 2.0 request object: {"jsonrpc":"2.0","id":<string or integer>,"method":<string>,"params":<object>}. Only legacy (2025-03-26) clients may send a batch array.'
@@ -150,7 +151,7 @@ export const resourceNotFound = (id: Id, uri: string, uris: readonly string[]) =
  * -32602 of a malformed envelope, carry `mcp_header_mismatch`; -32022 lists every version served.
  */
 export function fromLadderRejection({ httpStatus, code, message, data }: InboundLadderRejection, id: Id): McpErrorAnswer {
-  const given = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as JsonObject) : {}
+  const given = isPlainObject(data) ? data : {}
   if (code === Code.UnsupportedProtocolVersion) return unsupportedProtocolVersion(id, String(given.requested))
   if (code === HEADER_MISMATCH || code === Code.InvalidParams)
     return mcpError(httpStatus, id, code, message, withProblemCode('mcp_header_mismatch', message, given))

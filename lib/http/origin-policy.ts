@@ -1,8 +1,8 @@
 /**
  * Which browser origins may call POST /mcp (cors.ts: which may read the GET answers), the MCP
- * transport's DNS-rebinding protection (Security): a request with a present
- * `Origin` is served only when that origin is allowed, and on a loopback bind only when its `Host`
- * names this machine or the site. Clients that send no `Origin` (server-side agents) are served.
+ * transport's DNS-rebinding protection (Security): a request with a present `Origin` is served only
+ * when that origin is allowed, and on a loopback bind only when its `Host` names this machine or the
+ * site. Clients that send no `Origin` (server-side agents) are served.
  *
  * Allowed origins: the site's own origin (BASE_URL), every origin listed in MCP_ALLOWED_ORIGINS
  * (comma-separated, e.g. `https://console.example.com,https://agents.example.org`), and, when the

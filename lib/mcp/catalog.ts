@@ -10,8 +10,7 @@ import { PRODUCT_NAME, PUBLIC_RESOURCE_IDS, RESOURCE_ID_PARAMETER, RESOURCE_MIME
 import { mcpToolName, TOOL_OPERATIONS, type AgentOperation } from '../contract/operations.ts'
 import { JSON_SCHEMA_OPTIONS } from '../contract/schemas.ts'
 import { perSite, type Site } from '../site.ts'
-import type { JsonObject } from '../contract/mcp-errors.ts'
-import { isPlainObject } from './protocol.ts'
+import { isPlainObject, type JsonObject } from '../contract/mcp-errors.ts'
 
 export type McpCatalog = ReturnType<typeof buildMcpCatalog>
 

@@ -10,9 +10,8 @@ import * as sdk from '@modelcontextprotocol/server'
 import type { InboundHttpRequest, JSONRPCMessage, StandardSchemaV1Sync } from '@modelcontextprotocol/server'
 import { MCP_LEGACY_PROTOCOL_VERSIONS, MCP_MAX_BATCH_MESSAGES, MCP_PROTOCOL_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import * as answers from '../contract/mcp-errors.ts'
-import type { JsonObject, JsonRpcId } from '../contract/mcp-errors.ts'
+import { isPlainObject, type JsonObject, type JsonRpcId } from '../contract/mcp-errors.ts'
 import type { McpCatalog } from './catalog.ts'
-import { isPlainObject } from './protocol.ts'
 
 /** The raw values of the headers that mirror the body, as the SDK's classifier takes them. */
 export type MirroredHeaders = Pick<InboundHttpRequest, 'protocolVersionHeader' | 'mcpMethodHeader' | 'mcpNameHeader'>

@@ -11,6 +11,7 @@ import { readBodyText, type AgentRequest } from '../http/agent-request.ts'
 import { admitAgentRequest, type Admission } from '../admission.ts'
 import { MCP_HEADERS, MCP_MAX_BODY_BYTES } from '../contract/constants.ts'
 import * as answers from '../contract/mcp-errors.ts'
+import { isPlainObject } from '../contract/mcp-errors.ts'
 import { API_HEADERS, CONTENT_TYPES } from '../http/headers.ts'
 import type { HttpAnswer } from '../http/http-answer.ts'
 import { respond } from '../http/respond.ts'
@@ -18,7 +19,7 @@ import { perSite } from '../site.ts'
 import { getMcpCatalog } from './catalog.ts'
 import { dispatchMcpRequest, type MirroredHeaders } from './gate.ts'
 import { buildOriginPolicy, checkOrigin } from '../http/origin-policy.ts'
-import { errorAnswer, isPlainObject, type McpAnswer } from './protocol.ts'
+import { errorAnswer, type McpAnswer } from './protocol.ts'
 import { rememberAnswers } from './remembered.ts'
 import { createMcpEndpoint } from './server.ts'
 
@@ -105,11 +106,10 @@ async function decide(request: AgentRequest, decided: Decided): Promise<McpAnswe
   if (body === 'too-large') return refuse(answers.bodyTooLarge())
   if (typeof body !== 'object') return refuse(answers.parseError(body === 'empty' ? 'The request body is empty.' : undefined))
   const header = (name: string) => request.headers.get(name) ?? undefined
-  const [protocolVersionHeader, mcpMethodHeader, mcpNameHeader] = [
-    header(MCP_HEADERS.protocolVersion),
-    header(MCP_HEADERS.method),
-    header(MCP_HEADERS.name),
-  ]
-  const served = await serve(body.json, { protocolVersionHeader, mcpMethodHeader, mcpNameHeader })
+  const served = await serve(body.json, {
+    protocolVersionHeader: header(MCP_HEADERS.protocolVersion),
+    mcpMethodHeader: header(MCP_HEADERS.method),
+    mcpNameHeader: header(MCP_HEADERS.name),
+  })
   return { ...served, headers: [...served.headers, ...admission.headers] }
 }

@@ -1,10 +1,9 @@
 /**
  * What POST /mcp adds to the SDK's vocabulary, defined once (the contract's codes, headers, limits and
- * error table are in lib/contract/): the answer as it goes on the wire and the reading of a JSON-RPC
- * body every module needs.
+ * error table are in lib/contract/): the answer as it goes on the wire.
  */
 import { JSONRPC_VERSION } from '@modelcontextprotocol/server'
-import type { JsonObject, McpErrorAnswer } from '../contract/mcp-errors.ts'
+import type { McpErrorAnswer } from '../contract/mcp-errors.ts'
 import type { HeaderList } from '../http/header-list.ts'
 
 /**
@@ -12,8 +11,6 @@ import type { HeaderList } from '../http/header-list.ts'
  * admission's), with how it answered the call for telemetry: `tool_error`, the JSON-RPC error code, or null.
  */
 export type McpAnswer = { status: number; body: Uint8Array | null; headers: HeaderList; error: string | null }
-
-export const isPlainObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** An error answer on the wire; `extraHeaders`: the admission's. */
 export const errorAnswer = ({ status, id, error, headers = [] }: McpErrorAnswer, extraHeaders: HeaderList = []): McpAnswer => ({

@@ -6,9 +6,9 @@
  * the latest 256 of them.
  */
 import { randomUUID } from 'node:crypto'
-import { isJsonRpcId } from '../contract/mcp-errors.ts'
+import { readableId } from '../contract/mcp-errors.ts'
 import type { MirroredHeaders } from './gate.ts'
-import { isPlainObject, type McpAnswer } from './protocol.ts'
+import type { McpAnswer } from './protocol.ts'
 
 type Serve = (body: unknown, headers: MirroredHeaders) => Promise<McpAnswer>
 
@@ -29,7 +29,8 @@ export function rememberAnswers(serve: Serve): Serve {
   const remembered = new Map<string, Omit<McpAnswer, 'body'> & { parts: Buffer[] | null }>()
   const marker = `remembered-${randomUUID()}`
   return async (body, headers) => {
-    const message = isPlainObject(body) && isJsonRpcId(body.id) ? { ...body, id: marker } : undefined
+    const id = readableId(body)
+    const message = id === null ? undefined : { ...(body as object), id: marker }
     const key = message && keyOf(headers, message)
     if (key === undefined || key.length > MAX_KEY_LENGTH) return serve(body, headers)
     let answer = remembered.get(key)
@@ -41,7 +42,7 @@ export function rememberAnswers(serve: Serve): Serve {
       remembered.set(key, answer)
     }
     const { parts, ...rest } = answer
-    const id = Buffer.from(JSON.stringify((body as { id: unknown }).id))
-    return { ...rest, body: parts && Buffer.concat(parts.flatMap((part, index) => (index === 0 ? [part] : [id, part]))) }
+    const idBytes = Buffer.from(JSON.stringify(id))
+    return { ...rest, body: parts && Buffer.concat(parts.flatMap((part, index) => (index === 0 ? [part] : [idBytes, part]))) }
   }
 }

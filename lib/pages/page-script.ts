@@ -4,10 +4,17 @@
  * show is in the HTML, and script adds only what cannot be HTML. It registers the page's WebMCP tools
  * (their definitions are the page's JSON, built with it by lib/webmcp/page-tools.ts; behaviour in
  * lib/webmcp/client-tools.ts), lets the sign-up form answer the agent that submits it, and makes the
- * copy buttons copy. Without script, or where the browser
- * has no model context, the page is unchanged and nothing is logged.
+ * copy buttons copy. Without script, or where the browser has no model context, the page is unchanged
+ * and nothing is logged.
  */
-import { answerAgentSignups, pageModelContext, registerTools, type ToolEnvironment, type WebMcpTool } from '../webmcp/client-tools.ts'
+import {
+  answerAgentSignups,
+  pageModelContext,
+  registerTools,
+  type ModelContextLike,
+  type ToolEnvironment,
+  type WebMcpTool,
+} from '../webmcp/client-tools.ts'
 import { COPY_BUTTON_SELECTOR, SIGNUP_FORM_CLASS, WEBMCP_TOOLS_ELEMENT_ID } from './page-script-hooks.ts'
 
 const browser: ToolEnvironment = {
@@ -16,10 +23,9 @@ const browser: ToolEnvironment = {
   navigate: (url) => window.setTimeout(() => window.location.assign(url), 0),
 }
 
-function registerPageTools(): void {
-  const context = pageModelContext()
+function registerPageTools(context: ModelContextLike): void {
   const definitions = document.getElementById(WEBMCP_TOOLS_ELEMENT_ID)?.textContent
-  if (!context || !definitions) return
+  if (!definitions) return
   let tools: WebMcpTool[]
   try {
     tools = JSON.parse(definitions) as WebMcpTool[]
@@ -31,7 +37,6 @@ function registerPageTools(): void {
 
 /** The sign-up form is a tool of the page's model context by its HTML alone; script lets it answer the agent. */
 function answerSignupForms(): void {
-  if (!pageModelContext()) return
   for (const form of document.querySelectorAll<HTMLFormElement>(`form.${SIGNUP_FORM_CLASS}`)) answerAgentSignups(form, browser)
 }
 
@@ -62,6 +67,9 @@ function enableCopyButtons(): void {
   }
 }
 
-registerPageTools()
-answerSignupForms()
+const context = pageModelContext()
+if (context) {
+  registerPageTools(context)
+  answerSignupForms()
+}
 enableCopyButtons()

@@ -195,7 +195,7 @@ export async function runTool(tool: WebMcpTool, input: unknown, env: ToolEnviron
   }
 }
 
-interface ModelContextLike {
+export interface ModelContextLike {
   registerTool: (tool: Record<string, unknown>) => unknown
 }
 

@@ -8,14 +8,19 @@ import type { z } from 'zod'
 import {
   API_BASE_PATH,
   API_VERSION_HEADER,
+  applicationErrorCode,
   CONTRACT_VERSION,
   DEFAULT_SERVICE_NAME,
+  HEADER_MISMATCH,
+  MCP_ALLOWED_METHODS,
+  MCP_HEADERS,
   MCP_PATH,
   MCP_PROTOCOL_VERSION,
   MCP_SUPPORTED_PROTOCOL_VERSIONS,
   PUBLIC_RESOURCE_IDS,
   QUOTA,
   RATE_LIMIT_HEADER_NAMES,
+  RATE_LIMIT_POLICY_VALUE,
 } from '../../lib/contract/constants.ts'
 import { AGENT_OPERATIONS } from '../../lib/contract/operations.ts'
 import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../../lib/contract/problems.ts'
@@ -25,10 +30,8 @@ import { DOCUMENTS } from '../../lib/discovery/documents.ts'
 import { CACHE_CONTROL, CONTENT_TYPES, EXPOSED_HEADERS } from '../../lib/http/headers.ts'
 import type { HeaderList } from '../../lib/http/header-list.ts'
 import { PAGE_SECURITY_HEADERS, RESOURCE_SECURITY_HEADERS } from '../../lib/http/security-headers.ts'
-import { applicationErrorCode, HEADER_MISMATCH, MCP_ALLOWED_METHODS, MCP_HEADERS } from '../../lib/contract/constants.ts'
 import { pageLinkHeader } from '../../lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, type SitePage } from '../../lib/routes/site-pages.ts'
-import { RATE_LIMIT_POLICY_VALUE } from '../../lib/contract/constants.ts'
 import { buildSiteUrls, type SiteUrls } from '../../lib/routes/site-urls.ts'
 import type { BoundedClient, Fetched, RequestSpec } from './client.ts'
 import { describeBody, Findings, isRecord, parseJson, show } from './expect.ts'
