@@ -3,7 +3,9 @@ import { writeBuildRecord } from './lib/build-record.ts'
 import { exitOnConfigError, loadEnvFiles } from './lib/env-files.ts'
 import { CACHE_CONTROL } from './lib/http/headers.ts'
 import type { HeaderList } from './lib/http/header-list.ts'
-import { PAGE_SECURITY_HEADERS, RESOURCE_SECURITY_HEADERS, siteWideHeaders } from './lib/http/security-headers.ts'
+import { editorMode } from './lib/env.ts'
+import { editorSecurityHeaders, PAGE_SECURITY_HEADERS, RESOURCE_SECURITY_HEADERS, siteWideHeaders } from './lib/http/security-headers.ts'
+import { EDITOR_PATH_SOURCES } from './lib/routes/editor-paths.ts'
 import { PAGE_PATHS_SOURCE } from './lib/routes/page-paths.ts'
 import { pageHeaders } from './lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/routes/site-pages.ts'
@@ -23,8 +25,18 @@ function siteOrExit() {
   }
 }
 
+/**
+ * The visual editor's route files are named `*.admin.tsx`/`*.admin.ts` and built only where there is an
+ * editor (`next dev`, or the GitHub settings set: lib/env.ts editorMode). Elsewhere (`npm start`, a
+ * Vercel build without them) /keystatic and /api/keystatic do not exist: 404, and no admin code shipped.
+ */
+const editor = editorMode(site.config)
+
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  pageExtensions: ['tsx', 'ts', ...(editor ? ['admin.tsx', 'admin.ts'] : [])],
+  // The site has two root layouts (its pages, the editor's): the 404 page is app/global-not-found.tsx.
+  experimental: { globalNotFound: true },
   // The agent API answers its own trailing-slash paths (404 agent_endpoint_not_found); Next's redirect must not.
   skipTrailingSlashRedirect: true,
   // This directory is the project, whatever lockfiles lie above it (tests build copies of it).
@@ -57,7 +69,10 @@ const nextConfig: NextConfig = {
     // page set here, its CSP after the build. First, so that the rules of the pages (same header
     // names) come after it and win. Next itself answers its 404 with `private, no-store` instead.
     const notFound = { source: PAGE_PATHS_SOURCE, headers: list([['Cache-Control', CACHE_CONTROL.notFound], ...PAGE_SECURITY_HEADERS]) }
-    return [notFound, ...pages, ...(siteWide.length > 0 ? [{ source: '/:path*', headers: list(siteWide) }] : [])]
+    const editorRules = editor
+      ? EDITOR_PATH_SOURCES.map((source) => ({ source, headers: list(editorSecurityHeaders(process.env.NODE_ENV === 'development')) }))
+      : []
+    return [notFound, ...pages, ...editorRules, ...(siteWide.length > 0 ? [{ source: '/:path*', headers: list(siteWide) }] : [])]
   },
   async rewrites() {
     return {

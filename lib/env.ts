@@ -150,7 +150,21 @@ const EnvSchema = z.object({
   FLAGS_SECRET: flagsSecret,
   CONTENT_SIGNAL: contentSignal,
   AGENT_ACCESS_LOG: booleanText,
+  KEYSTATIC_GITHUB_CLIENT_ID: text,
+  KEYSTATIC_GITHUB_CLIENT_SECRET: text,
+  KEYSTATIC_SECRET: text,
+  NEXT_PUBLIC_KEYSTATIC_GITHUB_APP_SLUG: text,
+  KEYSTATIC_GITHUB_REPO: matching(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'the repository as owner/name, e.g. cadence/site'),
 })
+
+/** The GitHub settings of the visual editor: all of them, or none (then only `npm run dev` has an editor). */
+const EDITOR_GITHUB_VARIABLES = [
+  'KEYSTATIC_GITHUB_CLIENT_ID',
+  'KEYSTATIC_GITHUB_CLIENT_SECRET',
+  'KEYSTATIC_SECRET',
+  'NEXT_PUBLIC_KEYSTATIC_GITHUB_APP_SLUG',
+  'KEYSTATIC_GITHUB_REPO',
+] as const
 
 /** Every variable lib/env.ts reads (tests blank them all but HOST and PORT to isolate the site they start). */
 export const SETTING_VARIABLES = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof typeof EnvSchema.shape>
@@ -185,6 +199,19 @@ export interface SiteConfig {
   contentSignal: string
   /** One JSON line on stdout per agent request (lib/telemetry/access-log.ts); on unless AGENT_ACCESS_LOG=false. */
   agentAccessLog: boolean
+  /**
+   * The visual editor's GitHub mode (every save a commit on a branch of `repo`), when all its settings
+   * are set; null otherwise. Secrets stay on the server: only `repo` and `appSlug` reach the browser.
+   */
+  editorGitHub: EditorGitHubSettings | null
+}
+
+export interface EditorGitHubSettings {
+  clientId: string
+  clientSecret: string
+  secret: string
+  appSlug: string
+  repo: { owner: string; name: string }
 }
 
 /** One wrong setting: the variable and what was expected of it (never the value of a secret). */
@@ -233,6 +260,14 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
         : ['KV_REST_API_URL', 'KV_REST_API_TOKEN']
     throw new ConfigError([{ variable: upstashUrl ? token : url, expected: `set both ${url} and ${token}, or neither` }])
   }
+  const editorSet = EDITOR_GITHUB_VARIABLES.filter((name) => e[name] !== undefined)
+  if (editorSet.length > 0 && editorSet.length < EDITOR_GITHUB_VARIABLES.length) {
+    const missing = EDITOR_GITHUB_VARIABLES.filter((name) => e[name] === undefined)
+    throw new ConfigError([
+      { variable: missing.join(', '), expected: `set every visual editor GitHub setting (${EDITOR_GITHUB_VARIABLES.join(', ')}), or none` },
+    ])
+  }
+  const [repoOwner = '', repoName = ''] = e.KEYSTATIC_GITHUB_REPO?.split('/') ?? []
   return Object.freeze({
     host: e.HOST ?? '127.0.0.1',
     port,
@@ -253,6 +288,16 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
     flagsSecret: e.FLAGS_SECRET,
     contentSignal: e.CONTENT_SIGNAL ?? DEFAULT_CONTENT_SIGNAL,
     agentAccessLog: e.AGENT_ACCESS_LOG ?? true,
+    editorGitHub:
+      e.KEYSTATIC_GITHUB_CLIENT_ID && e.KEYSTATIC_GITHUB_CLIENT_SECRET && e.KEYSTATIC_SECRET && e.NEXT_PUBLIC_KEYSTATIC_GITHUB_APP_SLUG
+        ? {
+            clientId: e.KEYSTATIC_GITHUB_CLIENT_ID,
+            clientSecret: e.KEYSTATIC_GITHUB_CLIENT_SECRET,
+            secret: e.KEYSTATIC_SECRET,
+            appSlug: e.NEXT_PUBLIC_KEYSTATIC_GITHUB_APP_SLUG,
+            repo: { owner: repoOwner, name: repoName },
+          }
+        : null,
   })
 }
 
@@ -331,3 +376,16 @@ export function contentReloadsOnEdit(): boolean {
 }
 
 let reloadsOnEdit: boolean | undefined
+
+/**
+ * Where the visual editor at /keystatic saves: `github` (a commit per save, through the GitHub App,
+ * signed-in editors only) when its GitHub settings are set; `local` (writes content/ on this machine)
+ * only under `next dev`; else there is no editor at all, so a production build without the GitHub
+ * settings never lets a visitor write a file.
+ */
+export type EditorMode = { kind: 'github'; github: EditorGitHubSettings } | { kind: 'local' } | null
+
+export function editorMode(config: SiteConfig = getConfig()): EditorMode {
+  if (config.editorGitHub) return { kind: 'github', github: config.editorGitHub }
+  return contentReloadsOnEdit() ? { kind: 'local' } : null
+}

@@ -209,3 +209,14 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
       return issue.message
   }
 }
+
+/**
+ * What is wrong with one field's value, in the words the content check uses (without the file and
+ * line): the visual editor (keystatic.config.ts) refuses a value with this message before it writes
+ * anything, so the team reads the same sentence in the editor and in a failed build.
+ */
+export function fieldValueProblem(schema: z.ZodType, value: unknown): string | undefined {
+  const parsed = schema.safeParse(value, { reportInput: true })
+  if (parsed.success) return undefined
+  return parsed.error.issues.map((issue) => describeIssue(issue, (issue as { input?: unknown }).input)).join('; ')
+}

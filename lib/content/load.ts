@@ -21,6 +21,7 @@ import {
   ResourceFrontmatterSchema,
   SkillFrontmatterSchema,
 } from './frontmatter.ts'
+import { CONTENT_FILES, contentFilePaths } from './content-files.ts'
 import { describeIssues, parseFrontmatter, yamlErrorLine, yamlErrorText } from './issues.ts'
 
 export interface ContentFile<T> {
@@ -56,22 +57,6 @@ export class ContentError extends Error {
 
 const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
-
-/** Every file the site reads, relative to the project root. */
-const CONTENT_FILES = {
-  home: 'content/home.md',
-  developers: 'content/developers.md',
-  resource: (id: PublicResourceId) => `content/resources/${id}.md`,
-  pricing: 'content/pages/pricing.md',
-  contact: 'content/pages/contact.md',
-  login: 'content/pages/login.md',
-  skill: 'content/agent-skills/cadence-public-api.md',
-} as const
-
-function contentFilePaths(): string[] {
-  const { home, developers, resource, pricing, contact, login, skill } = CONTENT_FILES
-  return [home, developers, ...PUBLIC_RESOURCE_IDS.map(resource), pricing, contact, login, skill]
-}
 
 export function loadContent(root: string = process.cwd()): SiteContent {
   const read = <S extends z.ZodType>(relative: string, schema: S) => readContentFile(root, relative, schema)

@@ -7,6 +7,7 @@ import { CONTRACT_VERSION, MCP_PROTOCOL_VERSION, PRODUCT_NAME, PUBLIC_RESOURCE_I
 import { mcpToolNames } from '../contract/operations.ts'
 import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import { CONTENT_TYPES } from '../http/headers.ts'
+import { EDITOR_API_PATH, EDITOR_PATH } from '../routes/editor-paths.ts'
 import { SITE_PAGES } from '../routes/site-pages.ts'
 import type { Site } from '../site.ts'
 import { buildPageModels } from '../pages/page-model.ts'
@@ -195,7 +196,9 @@ export function buildRobotsTxt(site: Site): string {
   // Content-Signal sits in the group (Cloudflare's format); Sitemap is a record of its own. The AI
   // Catalog is announced by every page's Link header and <link rel="ai-catalog">, not by ARD's
   // `Agentmap:` line, which RFC 9309 parsers (Lighthouse's robots.txt audit among them) reject.
-  return ['User-agent: *', `Content-Signal: ${site.config.contentSignal}`, 'Allow: /', '', `Sitemap: ${site.urls.sitemap}`, ''].join('\n')
+  // The visual editor is no page for crawlers (it also answers noindex, or 404 where there is no editor).
+  const editor = [EDITOR_PATH, EDITOR_API_PATH].map((path) => `Disallow: ${path}`)
+  return ['User-agent: *', `Content-Signal: ${site.config.contentSignal}`, 'Allow: /', ...editor, '', `Sitemap: ${site.urls.sitemap}`, ''].join('\n')
 }
 
 /** How long a build's security.txt stays valid: RFC 9116 §2.5.5 recommends less than a year. */

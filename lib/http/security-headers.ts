@@ -87,3 +87,33 @@ export function pageContentSecurityPolicy(html: string, baseUrl: string): string
     ...(isHttps(baseUrl) ? ['upgrade-insecure-requests'] : []),
   ].join('; ')
 }
+
+/**
+ * The visual editor's headers (/keystatic and its API): never indexed, never framed, never cached.
+ * Keystatic renders with inline scripts (Next's hydration data) and inline styles, and in GitHub mode
+ * its browser app talks to GitHub's API and shows GitHub avatars; `next dev` adds eval and its
+ * WebSocket for hot reloading. The pages' own policy (pageContentSecurityPolicy) is not touched.
+ */
+export function editorSecurityHeaders(dev: boolean): HeaderList {
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ''}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https://avatars.githubusercontent.com",
+    "font-src 'self' data:",
+    `connect-src 'self' https://api.github.com${dev ? ' ws: wss:' : ''}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self' https://github.com",
+    "frame-ancestors 'none'",
+  ].join('; ')
+  return [
+    ['Content-Security-Policy', csp],
+    ['X-Robots-Tag', 'noindex, nofollow'],
+    ['Cache-Control', 'private, no-store'],
+    ['X-Frame-Options', 'DENY'],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'same-origin'],
+    ['Permissions-Policy', PERMISSIONS_POLICY],
+  ]
+}

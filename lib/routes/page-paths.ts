@@ -7,16 +7,17 @@
  */
 import { API_BASE_PATH, MCP_PATH } from '../contract/constants.ts'
 import { PROBLEMS_PATH } from './document-paths.ts'
+import { EDITOR_PATH } from './editor-paths.ts'
 import { TWIN_ROUTE_BASE } from './site-pages.ts'
 
-/** Where Next prerenders app/not-found.tsx, the HTML answer for paths that name nothing. */
+/** Where Next prerenders app/global-not-found.tsx, the HTML answer for paths that name nothing. */
 export const NOT_FOUND_ROUTE = '/_not-found'
 
 const firstSegment = (path: string) => path.split('/')[1] as string
 const escapeRegExp = (segment: string) => segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-/** Routes that answer at their own path and below: the agent API and MCP. */
-const ROUTE_TREES = [firstSegment(API_BASE_PATH), firstSegment(MCP_PATH)].map(escapeRegExp)
+/** Routes that answer at their own path and below: the agent API, MCP and the visual editor. */
+const ROUTE_TREES = [firstSegment(API_BASE_PATH), firstSegment(MCP_PATH), firstSegment(EDITOR_PATH)].map(escapeRegExp)
 /** Trees whose paths are never pages (problem types, the twin route, Next's files); their bare name is a missing page. */
 const NON_PAGE_TREES = [firstSegment(PROBLEMS_PATH), firstSegment(TWIN_ROUTE_BASE), '_next'].map(escapeRegExp)
 

@@ -1,0 +1,180 @@
+/**
+ * The visual editor at /keystatic (Keystatic) over every file under content/. Its fields are derived
+ * from the content check's zod schemas (lib/content/frontmatter.ts): each field's kind, length limit,
+ * allowed values and list sizes come from the schema, and every value is checked by the same schema
+ * with the same message before anything is written. Only the labels and help texts, written for the
+ * marketing team, are stated here, and a label for a field the schema lacks (or the other way round)
+ * is a type error.
+ *
+ * One config, two modes: `local` (npm run dev writes content/) and `github` (each save a commit on a
+ * branch); the caller passes the storage (lib/env.ts decides it, app/(editor)/keystatic/…).
+ */
+import { type ComponentSchema, type Config, config, fields, singleton } from '@keystatic/core'
+import type { z } from 'zod'
+import { type EditorSingleton, EDITOR_SINGLETONS, type FieldWords } from './lib/content/editor-entries.ts'
+import { fieldValueProblem } from './lib/content/issues.ts'
+
+/** The storage the editor saves to: files on this machine, or commits on a branch of a GitHub repository. */
+export type EditorStorage = { kind: 'local' } | { kind: 'github'; repo: { owner: string; name: string } }
+
+// zod 4 keeps each schema's definition in `_zod.def`; only the kinds frontmatter.ts uses are read.
+interface Def {
+  type: string
+  shape?: Record<string, z.ZodType>
+  element?: z.ZodType
+  innerType?: z.ZodType
+  entries?: Record<string, string>
+  checks?: Array<{ _zod: { def: { check: string; minimum?: number; maximum?: number; format?: string } } }>
+}
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def
+const checkOf = (schema: z.ZodType, check: string) => defOf(schema).checks?.find((entry) => entry._zod.def.check === check)?._zod.def
+
+/** The error class Keystatic shows as a field's message; its package exports it only to its own fields. */
+const FieldDataError = (() => {
+  try {
+    fields.text({ label: '' }).validate(1 as unknown as string, undefined)
+  } catch (error) {
+    return (error as Error).constructor as new (
+      message: string,
+    ) => Error
+  }
+  return Error
+})()
+
+/** A Keystatic field whose value must also pass `schema`, refused with the content check's own words. */
+function checkedBy<F extends { validate: (value: never, ...rest: never[]) => unknown }>(field: F, schema: z.ZodType): F {
+  const validate = field.validate
+  return {
+    ...field,
+    validate(value: never, ...rest: never[]) {
+      const problem = fieldValueProblem(schema, value)
+      if (problem) throw new FieldDataError(problem)
+      return validate(value, ...rest)
+    },
+  }
+}
+
+const isContentDate = (schema: z.ZodType) => checkOf(schema, 'string_format')?.format === 'regex' && defOf(schema).checks?.length === 2
+
+/** The Keystatic field for one frontmatter field, from its zod schema. */
+function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
+  const def = defOf(schema)
+  const { label, description } = words
+  switch (def.type) {
+    case 'string': {
+      if (isContentDate(schema)) return checkedBy(fields.date({ label, description, validation: { isRequired: true } }), schema)
+      const max = checkOf(schema, 'max_length')?.maximum
+      const min = checkOf(schema, 'min_length')?.minimum ?? 0
+      return checkedBy(fields.text({ label, description, validation: { length: { min, ...(max ? { max } : {}) } } }), schema)
+    }
+    case 'nullable': {
+      // A price: a number, or empty for "on request". Keystatic's number field writes nothing for an
+      // empty value; the content file says `null`, which the schema reads as "on request".
+      const number = fields.number({ label, description, validation: { isRequired: false, min: 0 } })
+      const parse = (value: unknown) => (value === null ? null : number.parse(value as number | undefined))
+      return checkedBy({ ...number, parse, serialize: (value: number | null) => ({ value: value as number }), reader: { parse } }, schema)
+    }
+    case 'enum':
+      return checkedBy(
+        fields.select({
+          label,
+          description,
+          options: Object.values(def.entries ?? {}).map((value) => ({ label: value, value })),
+          defaultValue: Object.values(def.entries ?? {})[0] ?? '',
+        }),
+        schema,
+      )
+    case 'array': {
+      const element = def.element as z.ZodType
+      const entryWords = words.entry ?? { label }
+      const min = checkOf(schema, 'min_length')?.minimum
+      const max = checkOf(schema, 'max_length')?.maximum
+      const entry: ComponentSchema =
+        defOf(element).type === 'object'
+          ? objectField(element as z.ZodObject, entryWords as Record<string, FieldWords>, label)
+          : fieldFor(element, entryWords as FieldWords)
+      return fields.array(entry, {
+        label,
+        description,
+        itemLabel: (props) => {
+          const value = props as unknown as { value: unknown; fields?: Record<string, { value: unknown }> }
+          const name = value.fields?.name?.value
+          return typeof name === 'string' && name ? name : typeof value.value === 'string' ? value.value : label
+        },
+        validation: { length: { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) } },
+      })
+    }
+    default:
+      throw new Error(`keystatic.config.ts: no editor field for a zod ${def.type} (label "${label}")`)
+  }
+}
+
+function objectField(schema: z.ZodObject, words: Record<string, FieldWords>, label: string): ComponentSchema {
+  return fields.object(frontmatterFields(schema, words), { label })
+}
+
+/** Every field of a frontmatter schema, in the schema's order (the order the editor writes them in). */
+export function frontmatterFields(schema: z.ZodObject, labels: Record<string, FieldWords>): Record<string, ComponentSchema> {
+  return Object.fromEntries(
+    Object.entries(defOf(schema).shape ?? {}).map(([key, field]): [string, ComponentSchema] => {
+      const words = labels[key]
+      if (!words) throw new Error(`keystatic.config.ts: no label for the field "${key}"`)
+      return [key, fieldFor(field, words)]
+    }),
+  )
+}
+
+/**
+ * The body: the Markdown source itself. Keystatic's rich editors rewrite it (Markdoc writes tables as
+ * `{% table %}` and escapes `{{base_url}}` in links; MDX cannot read `{{placeholders}}`), which the
+ * site's renderer and the content check would then refuse; this field saves exactly what was typed.
+ */
+function markdownBody(label: string, description: string) {
+  const text = fields.text({ label, description, multiline: true })
+  const decode = (content: Uint8Array | undefined) => (content ? new TextDecoder().decode(content) : '')
+  return {
+    kind: 'form' as const,
+    formKind: 'content' as const,
+    contentExtension: '.md',
+    Input: text.Input,
+    defaultValue: () => '',
+    parse: (_value: unknown, { content }: { content: Uint8Array | undefined }) => decode(content),
+    serialize: (value: string) => ({ value: undefined, content: new TextEncoder().encode(value), other: new Map(), external: new Map() }),
+    validate: (value: string) => {
+      if (!value.trim()) throw new FieldDataError('expected Markdown text after the closing "---" line')
+      return value
+    },
+    reader: { parse: (_value: unknown, { content }: { content: Uint8Array | undefined }) => decode(content) },
+  }
+}
+
+function editorSingleton(entry: EditorSingleton) {
+  return singleton({
+    label: entry.label,
+    path: entry.file.replace(/\.md$/, ''),
+    format: { contentField: 'body' },
+    schema: {
+      ...frontmatterFields(entry.schema, entry.labels),
+      body: markdownBody(
+        entry.bodyLabel,
+        'Markdown: **bold**, [links](https://…), tables, and placeholders such as {{base_url}} that the site fills in.',
+      ),
+    },
+  })
+}
+
+export function keystaticConfig(storage: EditorStorage): Config {
+  return config({
+    storage: storage.kind === 'github' ? { kind: 'github', repo: storage.repo } : { kind: 'local' },
+    ui: {
+      brand: { name: 'Cadence site' },
+      navigation: {
+        Pages: EDITOR_SINGLETONS.filter((entry) => entry.group === 'pages').map((entry) => entry.key),
+        'For developers and agents': EDITOR_SINGLETONS.filter((entry) => entry.group === 'agents').map((entry) => entry.key),
+      },
+    },
+    singletons: Object.fromEntries(EDITOR_SINGLETONS.map((entry) => [entry.key, editorSingleton(entry)])),
+  }) as Config
+}
+
+export default keystaticConfig({ kind: 'local' })
