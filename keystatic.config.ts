@@ -12,6 +12,7 @@
 import { type ComponentSchema, type Config, config, fields, singleton } from '@keystatic/core'
 import type { z } from 'zod'
 import { type EditorSingleton, EDITOR_SINGLETONS, type FieldWords } from './lib/content/editor-entries.ts'
+import { contentDate } from './lib/content/frontmatter.ts'
 import { fieldValueProblem } from './lib/content/issues.ts'
 
 /** The storage the editor saves to: files on this machine, or commits on a branch of a GitHub repository. */
@@ -54,15 +55,13 @@ function checkedBy<F extends { validate: (value: never, ...rest: never[]) => unk
   }
 }
 
-const isContentDate = (schema: z.ZodType) => checkOf(schema, 'string_format')?.format === 'regex' && defOf(schema).checks?.length === 2
-
 /** The Keystatic field for one frontmatter field, from its zod schema. */
 function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
   const def = defOf(schema)
   const { label, description } = words
   switch (def.type) {
     case 'string': {
-      if (isContentDate(schema)) return checkedBy(fields.date({ label, description, validation: { isRequired: true } }), schema)
+      if (schema === contentDate) return checkedBy(fields.date({ label, description, validation: { isRequired: true } }), schema)
       const max = checkOf(schema, 'max_length')?.maximum
       const min = checkOf(schema, 'min_length')?.minimum ?? 0
       return checkedBy(fields.text({ label, description, validation: { length: { min, ...(max ? { max } : {}) } } }), schema)

@@ -1,6 +1,6 @@
 /**
  * Turns what is wrong in a content file into lines a marketing editor can act on:
- * `content/pages/pricing.md:17: plan "Team" › priceMonthlyUsd: expected a number, got "twelve"`, i.e.
+ * `content/pages/pricing.md:21: plan "Team" › priceMonthlyUsd: expected a number, got "twelve"`, i.e.
  * the file, the line of the file (not of the YAML block), the field by its human name (a list entry
  * by its name or id, LIST_ENTRY_NOUNS) and what is expected.
  */

@@ -139,7 +139,7 @@ export function fillTemplate(body: string, values: TemplateValues): string {
   return body.replace(PLACEHOLDER, (_, name: keyof TemplateValues) => values[name])
 }
 
-/** `content/pages/pricing.md:17`: the form editors and terminals recognise as a place in a file. */
+/** `content/pages/pricing.md:21`: the form editors and terminals recognise as a place in a file. */
 function where(file: string, line: number | undefined): string {
   return line === undefined ? file : `${file}:${line}`
 }

@@ -94,7 +94,7 @@ test('a wrong edit shows the error overlay with the file, the line and the field
   edit('content/pages/pricing.md', (s) => s.replace('priceMonthlyUsd: 12', 'priceMonthlyUsd: twelve'))
   await page.goto(`${origin}/pricing`)
   await expect(
-    page.getByText('content/pages/pricing.md:18: plan "Team Plus" › priceMonthlyUsd: expected a number, got "twelve"').first(),
+    page.getByText('content/pages/pricing.md:21: plan "Team Plus" › priceMonthlyUsd: expected a number, got "twelve"').first(),
   ).toBeVisible()
 
   edit('content/pages/pricing.md', (s) => s.replace('priceMonthlyUsd: twelve', 'priceMonthlyUsd: 12'))

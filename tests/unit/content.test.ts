@@ -36,42 +36,42 @@ describe('content/', () => {
     [
       'content/pages/pricing.md',
       (s: string) => s.replace('priceMonthlyUsd: 12', 'priceMonthlyUsd: twelve'),
-      'content/pages/pricing.md:18: plan "Team" › priceMonthlyUsd: expected a number, got "twelve"',
+      'content/pages/pricing.md:21: plan "Team" › priceMonthlyUsd: expected a number, got "twelve"',
     ],
     [
       'content/pages/pricing.md',
       (s: string) => s.replace('    cta: contact\n', '    cta: call-us\n'),
-      'content/pages/pricing.md:36: plan "Programme" › cta: expected one of signup, contact, got "call-us"',
+      'content/pages/pricing.md:39: plan "Programme" › cta: expected one of signup, contact, got "call-us"',
     ],
     [
       'content/pages/pricing.md',
       (s: string) => s.replace('    name: Team\n', ''),
-      'content/pages/pricing.md:16: plan "team" › name: missing; expected text',
+      'content/pages/pricing.md:19: plan "team" › name: missing; expected text',
     ],
     [
       'content/pages/pricing.md',
       (s: string) => s.replace('id: programme', 'id: team'),
-      'content/pages/pricing.md:27: plan "Programme" › id: "team" is already the id of another plan; plan ids must be unique',
+      'content/pages/pricing.md:30: plan "Programme" › id: "team" is already the id of another plan; plan ids must be unique',
     ],
     [
       'content/pages/pricing.md',
       (s: string) => s.replace('      - Unlimited goals', `      - ${'x'.repeat(130)}`),
-      'content/pages/pricing.md:22: plan "Team" › feature 1: at most 120 characters (this has 130)',
+      'content/pages/pricing.md:25: plan "Team" › feature 1: at most 120 characters (this has 130)',
     ],
     [
       'content/pages/pricing.md',
       (s: string) => s.replace('    ctaLabel: Start a team\n', '    ctaLabel: Start a team\n    colour: blue\n'),
-      'content/pages/pricing.md:27: plan "Team" › colour: unknown field; expected one of id, name, priceMonthlyUsd, priceNote, summary, features, cta, ctaLabel',
+      'content/pages/pricing.md:30: plan "Team" › colour: unknown field; expected one of id, name, priceMonthlyUsd, priceNote, summary, features, cta, ctaLabel',
     ],
     [
       'content/pages/pricing.md',
       (s: string) => s.replace('    cta: contact', '   cta: contact'),
-      'content/pages/pricing.md:36: invalid YAML: Sequence item without - indicator',
+      'content/pages/pricing.md:39: invalid YAML: Sequence item without - indicator',
     ],
     [
       'content/pages/contact.md',
       (s: string) => s.replace('email: hello@cadence.example', 'email: hello'),
-      'content/pages/contact.md:4: email: expected an email address, got "hello"',
+      'content/pages/contact.md:7: email: expected an email address, got "hello"',
     ],
     [
       'content/pages/contact.md',
@@ -103,7 +103,7 @@ describe('content/', () => {
     [
       'content/developers.md',
       (s: string) => s.replace('{{base_url}}/openapi.json', '{{baseurl}}/openapi.json'),
-      `content/developers.md:13: unknown placeholder "{{baseurl}}"; expected one of {{base_url}}, {{app_url}}, {{service}}, ${Object.keys(
+      `content/developers.md:15: unknown placeholder "{{baseurl}}"; expected one of {{base_url}}, {{app_url}}, {{service}}, ${Object.keys(
         CONTRACT_PLACEHOLDERS,
       )
         .map((name) => `{{${name}}}`)
@@ -113,43 +113,43 @@ describe('content/', () => {
     [
       'content/resources/agent-boundaries.md',
       (s: string) => s.replace('{{quota_capacity}} requests at once', '100 requests at once'),
-      'content/resources/agent-boundaries.md:49: "100 requests at once" says 100 where the contract has 150; write {{quota_capacity}}',
+      'content/resources/agent-boundaries.md:51: "100 requests at once" says 100 where the contract has 150; write {{quota_capacity}}',
     ],
     [
       'content/developers.md',
       (s: string) => s.replace('`RateLimit-Policy: {{quota_policy}}`', '`RateLimit-Policy: "public-agent-rest";q=100;w=60`'),
-      'content/developers.md:109: "RateLimit-Policy: "public-agent-rest";q=100;w=60" says "public-agent-rest";q=100;w=60 where the contract has "public-agent-rest";q=120;w=60;burst=30; write {{quota_policy}}',
+      'content/developers.md:111: "RateLimit-Policy: "public-agent-rest";q=100;w=60" says "public-agent-rest";q=100;w=60 where the contract has "public-agent-rest";q=120;w=60;burst=30; write {{quota_policy}}',
     ],
     [
       'content/developers.md',
       (s: string) => s.replace('{{mcp_code_rate_limited}}', '-31430'),
-      'content/developers.md:76: -31430 is not an error code of this server; write one of -31000, -31405, -31413, -31415, -31429, -31503 by its placeholder',
+      'content/developers.md:78: -31430 is not an error code of this server; write one of -31000, -31405, -31413, -31415, -31429, -31503 by its placeholder',
     ],
     [
       'content/resources/developer-resources.md',
       (s: string) => s.replace('{{mcp_legacy_protocol_versions}}', '`2025-11-25` and `2024-11-05`'),
-      'content/resources/developer-resources.md:37: `2024-11-05` is neither the contract version nor an MCP protocol version; write {{contract_version}} or {{mcp_protocol_version}}',
+      'content/resources/developer-resources.md:39: `2024-11-05` is neither the contract version nor an MCP protocol version; write {{contract_version}} or {{mcp_protocol_version}}',
     ],
     [
       'content/developers.md',
       (s: string) => s.replace('refilled at\n{{quota_refill_per_second}} per second', 'refilled at\n3 per second'),
-      'content/developers.md:105: "3 per second" says 3 where the contract has 2; write {{quota_refill_per_second}}',
+      'content/developers.md:107: "3 per second" says 3 where the contract has 2; write {{quota_refill_per_second}}',
     ],
     // A contract name written by hand (a tool, an API path, an operation id beside its request) must be the contract's.
     [
       'content/developers.md',
       (s: string) => s.replace('`{{service}}.list_public_resources` (no arguments)', '`{{service}}.list_resources` (no arguments)'),
-      'content/developers.md:58: {{service}}.list_resources is not a tool of this server; its tools are get_public_capabilities, list_public_resources, read_public_resource',
+      'content/developers.md:60: {{service}}.list_resources is not a tool of this server; its tools are get_public_capabilities, list_public_resources, read_public_resource',
     ],
     [
       'content/resources/developer-resources.md',
       (s: string) => s.replace('{{base_url}}/api/agent/v1/capabilities', '{{base_url}}/api/agent/v1/capability'),
-      'content/resources/developer-resources.md:16: /api/agent/v1/capability is not a path of the agent API; its operations are /api/agent/v1/health, /api/agent/v1/capabilities, /api/agent/v1/resources, /api/agent/v1/resources/{resourceId}',
+      'content/resources/developer-resources.md:18: /api/agent/v1/capability is not a path of the agent API; its operations are /api/agent/v1/health, /api/agent/v1/capabilities, /api/agent/v1/resources, /api/agent/v1/resources/{resourceId}',
     ],
     [
       'content/developers.md',
       (s: string) => s.replace('| `getAgentHealth` |', '| `getHealth` |'),
-      'content/developers.md:33: the operation at GET /api/agent/v1/health is getAgentHealth, not getHealth',
+      'content/developers.md:35: the operation at GET /api/agent/v1/health is getAgentHealth, not getHealth',
     ],
     [
       'content/pages/login.md',
@@ -191,7 +191,7 @@ describe('content/', () => {
     const result = spawnSync(process.execPath, [path.join(projectRoot, 'scripts/prebuild.ts')], { cwd: root, encoding: 'utf8', env: isolatedEnv() })
     expect(result.status).toBe(1)
     expect(result.stderr).toBe(
-      'Content error — fix this file and build again:\ncontent/pages/pricing.md:7: plan "Personal" › priceMonthlyUsd: expected a number ≥ 0, got -5\n',
+      'Content error — fix this file and build again:\ncontent/pages/pricing.md:10: plan "Personal" › priceMonthlyUsd: expected a number ≥ 0, got -5\n',
     )
   })
 

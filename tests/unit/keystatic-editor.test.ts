@@ -1,0 +1,127 @@
+/**
+ * The visual editor (keystatic.config.ts) against the content check: every file opens and saves
+ * unchanged through Keystatic's own field parsers and YAML writer, an edit changes only its lines,
+ * the editor's fields are the schema's fields with the schema's limits, and a value the content check
+ * refuses is refused in the editor with the same words, before anything is written.
+ */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { z } from 'zod'
+import { EDITOR_SINGLETONS } from '../../lib/content/editor-entries.ts'
+import { contentFilePaths } from '../../lib/content/content-files.ts'
+import { PlanSchema, PricingFrontmatterSchema } from '../../lib/content/frontmatter.ts'
+import { ContentError, parseContentFile } from '../../lib/content/load.ts'
+import { EDITOR_CONFIG, editorProblems, openEntry, saveEntry } from '../support/keystatic-round-trip.ts'
+import { projectRoot } from '../support/paths.ts'
+
+const read = (file: string) => readFileSync(path.join(projectRoot, file), 'utf8')
+const PRICING = 'content/pages/pricing.md'
+
+/** Lines of `after` that differ from `before`, as [line number, text] (same line count assumed). */
+function changedLines(before: string, after: string): Array<[number, string]> {
+  const a = before.split('\n')
+  const b = after.split('\n')
+  expect(b.length).toBe(a.length)
+  return b.flatMap((line, index) => (line === a[index] ? [] : [[index + 1, line] as [number, string]]))
+}
+
+type Plan = z.infer<typeof PlanSchema>
+
+function pricingState() {
+  const state = openEntry('pricing', read(PRICING))
+  return { state, plans: state.plans as Plan[] }
+}
+
+describe('the visual editor over content/', () => {
+  it('has one entry for every file the site reads, and nothing else', () => {
+    expect(EDITOR_SINGLETONS.map((entry) => entry.file).sort()).toEqual(contentFilePaths().sort())
+    expect(Object.keys(EDITOR_CONFIG.singletons ?? {})).toEqual(EDITOR_SINGLETONS.map((entry) => entry.key))
+  })
+
+  it.each(EDITOR_SINGLETONS.map((entry) => [entry.file, entry.key]))('%s: opening and saving it unchanged writes the same bytes', (file, key) => {
+    const source = read(file)
+    expect(saveEntry(key, openEntry(key, source))).toBe(source)
+  })
+
+  it('keeps tables, code spans, links and {{placeholders}} of a body byte for byte', () => {
+    const source = read('content/resources/developer-resources.md')
+    const body = openEntry('resource-developer-resources', source).body as string
+    expect(body).toContain('| OpenAPI 3.1.1 description | {{base_url}}/openapi.json | `application/vnd.oai.openapi+json` |')
+    expect(read('content/pages/login.md')).toContain('[developer index]({{base_url}}/developers.md)')
+    expect(saveEntry('login', openEntry('login', read('content/pages/login.md')))).toContain('[developer index]({{base_url}}/developers.md)')
+  })
+
+  it('changing the Team plan price changes only that line of pricing.md', () => {
+    const source = read(PRICING)
+    const { state, plans } = pricingState()
+    const saved = saveEntry('pricing', { ...state, plans: plans.map((plan) => (plan.id === 'team' ? { ...plan, priceMonthlyUsd: 15 } : plan)) })
+    expect(changedLines(source, saved)).toEqual([[21, '    priceMonthlyUsd: 15']])
+    expect(parseContentFile(PRICING, saved, PricingFrontmatterSchema).data.plans[1]?.priceMonthlyUsd).toBe(15)
+  })
+
+  it('changing the title changes only the title line; "on request" (null) and the folded description stay', () => {
+    const source = read(PRICING)
+    const { state } = pricingState()
+    const saved = saveEntry('pricing', { ...state, title: 'Plans and prices' })
+    expect(changedLines(source, saved)).toEqual([[2, 'title: Plans and prices']])
+    expect(saved).toContain('    priceMonthlyUsd: null\n')
+    expect(parseContentFile(PRICING, saved, PricingFrontmatterSchema).data.plans.map((plan) => plan.priceMonthlyUsd)).toEqual([0, 12, null])
+  })
+
+  it('emptying a price writes null, which the site reads as priced on request', () => {
+    const { state, plans } = pricingState()
+    const saved = saveEntry('pricing', { ...state, plans: plans.map((plan) => (plan.id === 'team' ? { ...plan, priceMonthlyUsd: null } : plan)) })
+    expect(parseContentFile(PRICING, saved, PricingFrontmatterSchema).data.plans[1]?.priceMonthlyUsd).toBeNull()
+  })
+})
+
+describe('one statement of the rules: the editor fields are the zod schemas', () => {
+  type Field = { kind: string; fields?: Record<string, Field>; element?: Field; formKind?: string; options?: Array<{ value: string }> }
+  const shapeOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: { shape: Record<string, z.ZodType> } } })._zod.def.shape
+
+  it.each(EDITOR_SINGLETONS.map((entry) => [entry.key, entry]))('%s: the same fields, in the schema order, plus the body', (key, entry) => {
+    const schema = (EDITOR_CONFIG.singletons?.[key] as { schema: Record<string, Field> }).schema
+    expect(Object.keys(schema)).toEqual([...Object.keys(shapeOf(entry.schema)), 'body'])
+    expect(schema.body?.formKind).toBe('content')
+  })
+
+  it('every plan field of the editor is a field of PlanSchema and the other way round; cta offers the allowed values', () => {
+    const schema = (EDITOR_CONFIG.singletons?.pricing as { schema: Record<string, Field> }).schema
+    const plan = schema.plans?.element as Field
+    expect(Object.keys(plan.fields ?? {})).toEqual(Object.keys(PlanSchema.shape))
+    expect(plan.fields?.cta?.options?.map((option) => option.value)).toEqual(PlanSchema.shape.cta.options)
+  })
+
+  it.each([
+    ['a price of "twelve"', (plan: Plan) => ({ ...plan, priceMonthlyUsd: 'twelve' as unknown as number }), 'expected a number, got "twelve"'],
+    ['a negative price', (plan: Plan) => ({ ...plan, priceMonthlyUsd: -5 }), 'expected a number ≥ 0, got -5'],
+    ['an empty plan name', (plan: Plan) => ({ ...plan, name: '' }), 'expected text, got an empty value'],
+    ['a feature over 120 characters', (plan: Plan) => ({ ...plan, features: ['x'.repeat(121)] }), 'at most 120 characters (this has 121)'],
+    [
+      'a button that opens neither sign-up nor contact',
+      (plan: Plan) => ({ ...plan, cta: 'call-us' as Plan['cta'] }),
+      'expected one of signup, contact, got "call-us"',
+    ],
+  ])('%s is refused by the editor with the content check’s words', (_name, change, message) => {
+    const { state, plans } = pricingState()
+    const edited = { ...state, plans: plans.map((plan) => (plan.id === 'team' ? change(plan) : plan)) }
+    const problems = editorProblems('pricing', edited)
+    expect(problems.some((problem) => problem.includes(message))).toBe(true)
+    // The content check says the same of the file that would have been written.
+    const file = `---\n${JSON.stringify({ ...edited, body: undefined })}\n---\n${state.body as string}`
+    expect(() => parseContentFile(PRICING, file, PricingFrontmatterSchema)).toThrow(ContentError)
+    expect(() => parseContentFile(PRICING, file, PricingFrontmatterSchema)).toThrow(message)
+  })
+
+  it('a date in the future is refused by the editor as by the content check', () => {
+    const { state } = pricingState()
+    expect(editorProblems('pricing', { ...state, updated: '2999-01-01' })).toEqual([
+      'updated: expected a date no later than today (the day the text last changed), got "2999-01-01"',
+    ])
+  })
+
+  it('the unchanged content passes the editor’s checks', () => {
+    for (const entry of EDITOR_SINGLETONS) expect(editorProblems(entry.key, openEntry(entry.key, read(entry.file)))).toEqual([])
+  })
+})
