@@ -25,7 +25,7 @@ type AnyField = ComponentSchema & {
 
 export const EDITOR_CONFIG = keystaticConfig({ kind: 'local' })
 
-function singletonSchema(key: string): Record<string, AnyField> {
+export function singletonSchema(key: string): Record<string, AnyField> {
   const singleton = EDITOR_CONFIG.singletons?.[key] as { schema: Record<string, AnyField> } | undefined
   if (!singleton) throw new Error(`no editor entry "${key}"`)
   return singleton.schema
