@@ -124,7 +124,9 @@ describe.each<{ label: string; build: SiteBuildName; base: string; noindex: bool
     if (noindex) {
       expect(robots).toBe('# Preview deployment: not for indexing.\nUser-agent: *\nDisallow: /\n')
     } else {
-      expect(robots).toBe(`User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n\nSitemap: ${base}/sitemap.xml\n`)
+      expect(robots).toBe(
+        `User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\nDisallow: /keystatic\nDisallow: /api/keystatic\n\nSitemap: ${base}/sitemap.xml\n`,
+      )
     }
     for (const path of ['/robots.txt', '/openapi.json', '/api/agent/v1/health', '/llms.txt', '/no-such-page', '/', '/pricing.md']) {
       const response = await site.fetch(path)

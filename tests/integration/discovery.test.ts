@@ -95,7 +95,7 @@ describe('every discovery document', () => {
 describe('/robots.txt', () => {
   it('allows everything the sitemap lists, states the content signals and names the sitemap, with only RFC 9309 records and Content-Signal', async () => {
     expect(await (await site.fetch('/robots.txt')).text()).toBe(
-      `User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n\nSitemap: ${BASE}/sitemap.xml\n`,
+      `User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\nDisallow: /keystatic\nDisallow: /api/keystatic\n\nSitemap: ${BASE}/sitemap.xml\n`,
     )
   })
 })
