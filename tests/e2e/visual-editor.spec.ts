@@ -3,10 +3,10 @@
  * repository of its own, so that `git status` says what a save wrote). A price edited in the editor
  * changes one line of content/pages/pricing.md and shows on /pricing, /pricing.md and in the page's
  * plan data; wrong values are refused and write nothing; opening and saving every entry unchanged
- * writes nothing; a file broken by hand opens in the editor, which says what is wrong and fixes it.
+ * writes nothing.
  */
 import { spawnSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { EDITOR_SINGLETONS } from '../../lib/content/editor-entries.ts'
@@ -135,21 +135,4 @@ test('opening and saving every entry unchanged writes nothing', async ({ page })
     await update
   }
   expect(git('status', '--porcelain', '--', 'content')).toBe('')
-})
-
-test('a file broken by hand opens in the editor, which says what is wrong and fixes it', async ({ page }) => {
-  const title = 'Pricing that is far too long for a page title, as no browser tab or search result shows it whole'
-  writeFileSync(path.join(copy.root, PRICING), read(PRICING).replace('title: Pricing\n', `title: ${title}\n`))
-  const broken = await page.goto(`${dev.origin}/pricing`)
-  expect(broken?.status()).toBe(500)
-
-  await openEntry(page, 'pricing', 'Pricing')
-  await save(page)
-  await expect(page.getByText(/80 characters/).first()).toBeVisible()
-  expect(git('status', '--porcelain', '--', 'content')).toBe(` M ${PRICING}\n`)
-  await page.getByRole('textbox', { name: 'Page title' }).fill('Pricing')
-  await save(page)
-  await expect.poll(() => git('status', '--porcelain', '--', 'content'), { timeout: 20_000 }).toBe('')
-  const fixed = await page.goto(`${dev.origin}/pricing`)
-  expect(fixed?.status()).toBe(200)
 })
