@@ -304,14 +304,25 @@ export interface TelemetryExport {
   metricIntervalMs: number
 }
 
+/** The OpenTelemetry variables this module reads (their presence and the export interval; the SDK reads the rest). */
+export const TELEMETRY_VARIABLES = [
+  'OTEL_SDK_DISABLED',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT',
+  'VERCEL_OTEL_ENDPOINTS',
+  'OTEL_METRIC_EXPORT_INTERVAL',
+] as const
+
 export function telemetryExportOf(env: Record<string, string | undefined> = process.env): TelemetryExport | null {
-  const set = (name: string) => Boolean(env[name]?.trim())
-  if (/^true$/i.test(env.OTEL_SDK_DISABLED?.trim() ?? '')) return null
+  const read = (name: (typeof TELEMETRY_VARIABLES)[number]) => env[name]?.trim() ?? ''
+  const set = (name: (typeof TELEMETRY_VARIABLES)[number]) => Boolean(read(name))
+  if (/^true$/i.test(read('OTEL_SDK_DISABLED'))) return null
   const shared = set('OTEL_EXPORTER_OTLP_ENDPOINT')
   const traces = shared || set('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') || set('VERCEL_OTEL_ENDPOINTS')
   const metrics = shared || set('OTEL_EXPORTER_OTLP_METRICS_ENDPOINT')
   if (!traces && !metrics) return null
-  const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL?.trim())
+  const interval = Number(read('OTEL_METRIC_EXPORT_INTERVAL'))
   return { traces, metrics, metricIntervalMs: Number.isSafeInteger(interval) && interval > 0 ? interval : 60_000 }
 }
 
@@ -331,3 +342,9 @@ export function contentReloadsOnEdit(): boolean {
 }
 
 let reloadsOnEdit: boolean | undefined
+
+/**
+ * Every variable this module reads: the site's settings, OpenTelemetry's switches, and NODE_ENV (set by
+ * Next: `development` under `npm run dev`). README's settings table lists each of them.
+ */
+export const VARIABLES_READ: readonly string[] = [...SETTING_VARIABLES, ...TELEMETRY_VARIABLES, 'NODE_ENV']

@@ -1,6 +1,6 @@
 /**
  * Self-hosting on a plain Redis behind a REST layer that forwards commands unchanged, as Upstash's
- * serverless-redis-http (SRH) does — what README's self-hosting section promises: the rollout setting
+ * serverless-redis-http (SRH) does — what docs/self-hosting.md promises: the rollout setting
  * is shared (npm run rollout reaches every instance), while Redis refuses the `allow-key-locking` flag
  * of the quota library's scripts, so each instance counts its quota itself, says so once, and never
  * answers a 5xx because of it.
