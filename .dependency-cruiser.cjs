@@ -11,7 +11,8 @@
  *                 lib/rollout, lib/telemetry
  *   composition   lib/admission.ts, lib/agent-routes.ts, lib/server/: what answers a request
  *
- * Within the features, domain code never imports telemetry: decisions reach it as returned values.
+ * Within the features, domain code never imports telemetry: decisions reach it as returned values,
+ * and lib/webmcp (the page script's tool behaviour) imports nothing: lib/pages builds on it.
  */
 const CONTRACT = '^lib/contract/'
 const FOUNDATION = '^lib/(http/|net/|routes/|env\\.ts|env-files\\.ts|process-singleton\\.ts|client-address\\.ts)'
@@ -49,6 +50,15 @@ module.exports = {
       comment: 'Telemetry records values; it imports no feature.',
       from: { path: '^lib/telemetry/' },
       to: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout)/' },
+    },
+    {
+      name: 'webmcp-runs-in-the-page',
+      severity: 'error',
+      comment:
+        "lib/webmcp is what the pages' tools do in the browser, bundled into the page script: it imports nothing of lib/ " +
+        '(lib/pages defines the tools and imports it, never the other way round).',
+      from: { path: '^lib/webmcp/' },
+      to: { path: '^lib/' },
     },
     {
       name: 'every-module-has-a-layer',
