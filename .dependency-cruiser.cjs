@@ -70,15 +70,31 @@ module.exports = {
     {
       name: 'lib-knows-no-app',
       severity: 'error',
-      comment: 'lib/ is imported by app/, proxy.ts and scripts/, never the other way round.',
+      comment: 'lib/ is imported by app/, proxy.ts, scripts/, harness/ and tests/, never the other way round.',
       from: { path: '^lib/' },
-      to: { path: '^(app/|scripts/|tests/|proxy\\.ts)' },
+      to: { path: '^(app/|scripts/|harness/|tests/|proxy\\.ts)' },
+    },
+    {
+      name: 'scripts-know-no-tests',
+      severity: 'error',
+      comment: 'The npm commands (verify, soak, bench, test setup) never depend on the test suite; what both use is in harness/.',
+      from: { path: '^scripts/' },
+      to: { path: '^tests/' },
+    },
+    {
+      name: 'harness-is-below-scripts-and-tests',
+      severity: 'error',
+      comment: 'harness/ (test builds, servers, Redis, the judge of right answers) serves scripts/ and tests/ and imports neither, nor app/.',
+      from: { path: '^harness/' },
+      to: { path: '^(app/|scripts/|tests/)' },
     },
   ],
   options: {
     // TypeScript 7 has no JavaScript API to parse with; swc parses the TypeScript instead.
     parser: 'swc',
     doNotFollow: { path: 'node_modules' },
+    // The test builds: copies of the project, made by harness/site-build.ts.
+    exclude: { path: '^tests/\\.artifacts/' },
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
   },

@@ -1,7 +1,7 @@
 /**
  * What the soak sends, each request paired with the contract's answer for it: valid traffic of every
  * kind, greedy clients, hostile input and slow clients. A case is judged by how its exchange must end
- * (answer, cut-off, close) and by an oracle of its answers (tests/support/contract-answers.ts).
+ * (answer, cut-off, close) and by an oracle of its answers (harness/contract-answers.ts).
  */
 import {
   API_BASE_PATH,
@@ -15,7 +15,7 @@ import {
 import { mcpToolName, operationPath } from '../../lib/contract/operations.ts'
 import { prefersMarkdown } from '../../lib/http/negotiate.ts'
 import { IDLE_SOCKET_TIMEOUT_MS, SERVER_TIMEOUTS, cutOffBoundMs } from '../../lib/server/server-options.ts'
-import { mcpAnswerProblems, restAnswerProblems, type Answer } from '../../tests/support/contract-answers.ts'
+import { mcpAnswerProblems, restAnswerProblems, type Answer } from '../../harness/contract-answers.ts'
 import { forwardedForm, integer, pick, type ClientPool, type Random } from './clients.ts'
 import type { Answered, HttpSpec, RawPlan } from './wire.ts'
 

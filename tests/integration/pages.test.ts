@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SITE_PAGES } from '../../lib/routes/site-pages.ts'
 import { HttpCache, type Origin } from '../support/http-cache.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 const BASE = 'https://agents.example.com'
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'

@@ -4,14 +4,14 @@
  * its path names; MCP by the decisions.md table (status ↔ JSON-RPC code ↔ `error.data.code`, id).
  */
 import type { z } from 'zod'
-import { CONTRACT_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../../lib/contract/constants.ts'
+import { CONTRACT_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../lib/contract/constants.ts'
 import {
   AgentCapabilitiesSchema,
   AgentHealthSchema,
   AgentResourceListSchema,
   AgentResourceSchema,
   ProblemDetailsSchema,
-} from '../../lib/contract/schemas.ts'
+} from '../lib/contract/schemas.ts'
 
 /** One HTTP answer as a client saw it (header names lower-case). */
 export interface Answer {
