@@ -609,7 +609,10 @@ function rowCase(ctx: CaseContext, category: HostileCategory | SlowCategory, row
   const lines = `${jsonPost}${rowLines}`
   const headers: Record<string, string> = { ...headerObject(lines), 'x-forwarded-for': client }
   const judged: JudgedRequest = { method, target, headers, body: row.sent ?? sent, baseUrl: ctx.baseUrl }
-  const label = row.label === 'Content-Type' ? `Content-Type ${headers['content-type']}` : row.label
+  // A row that varies its request names the one sent, so a violation says which.
+  const varies = [row.method, row.target].some((field) => Array.isArray(field) || typeof field === 'function')
+  const label =
+    row.label === 'Content-Type' ? `Content-Type ${headers['content-type']}` : varies ? `${row.label}: ${method} ${short(target)}` : row.label
   const size = body === undefined ? 0 : Buffer.byteLength(body)
   const base = { category, label, boundMs: size > 1_000_000 ? BIG_BODY_HANG_MS : HANG_MS }
   const judge = typeof row.expect === 'string' ? undefined : judgeOne(judged, row.expect)
@@ -646,7 +649,6 @@ function rowCase(ctx: CaseContext, category: HostileCategory | SlowCategory, row
   if (how === 'slow-headers')
     return {
       ...slow,
-      label: `${label} to ${target}`,
       send: { kind: 'raw', plan: { payload: message, trickle: { bytes: 'X-Slow: drip\r\n', everyMs: 400 } } },
     }
   if (how === 'unread') {
