@@ -471,12 +471,14 @@ export function pageAnswerProblems(status: 200 | 404, answer: Answer): string[] 
  * - `mcp`: an answer of the decisions table (mcpAnswerProblems) with this HTTP status and, for an
  *   error, this JSON-RPC code; without a code, the payload the method returns (mcpPayloadProblems);
  *   `says`: words the body must contain;
+ * - `document`: a discovery document or problem page (documentAnswerProblems);
  * - `status`: one of these statuses (requests outside the contract's operations: pages, documents,
  *   bytes that are no HTTP request).
  */
 export type AnswerClass =
   | { kind: 'rest'; admitted?: boolean }
   | { kind: 'mcp'; status: number; code?: number; says?: RegExp }
+  | { kind: 'document' }
   | { kind: 'status'; statuses: readonly number[] }
 
 export const answerClass = {
@@ -487,6 +489,7 @@ export const answerClass = {
     ...(code === undefined ? {} : { code }),
     ...(says ? { says } : {}),
   }),
+  document: (): AnswerClass => ({ kind: 'document' }),
   status: (...statuses: number[]): AnswerClass => ({ kind: 'status', statuses }),
 }
 
@@ -508,6 +511,8 @@ export function answerProblems(request: JudgedRequest, answer: Answer, expected:
     return expected.statuses.includes(answer.status)
       ? []
       : [`expected ${expected.statuses.join('/')}, got ${answer.status} ${answer.body.slice(0, 120)}`]
+  if (expected.kind === 'document')
+    return documentAnswerProblems({ method: request.method, path: new URL(request.target, 'http://x').pathname }, answer)
   if (expected.kind === 'rest') {
     const problems = restAnswerProblems(request, answer)
     if (expected.admitted && answer.status === 429) problems.push('a 429 for a client far below its quota')
