@@ -1,7 +1,10 @@
 /**
- * Oracles for "every answer is one of the contract's defined answers" (soak and property tests): each
- * lists how an answer breaks the contract, empty when it is a defined one. REST exactly, by the route
- * its path names; MCP by the decisions.md table (status ↔ JSON-RPC code ↔ `error.data.code`, id).
+ * The one judge of right answers, written from the contract and decisions.md rather than from the code
+ * under test, and used by the tests, `npm run verify` and `npm run soak` alike: each function lists how
+ * an answer breaks the contract, empty when it is a defined one. REST exactly, by the route its path
+ * names; MCP by the decisions.md table (status ↔ JSON-RPC code ↔ `error.data.code`, id) and the payload
+ * each method returns; the discovery documents and pages by what the contract says of them. A caller
+ * states the class of answer it expects (AnswerClass); what a right answer of that class is, is said here.
  */
 import type { z } from 'zod'
 import { CONTRACT_VERSION, MCP_LEGACY_PROTOCOL_VERSIONS, MCP_SUPPORTED_PROTOCOL_VERSIONS, PUBLIC_RESOURCE_IDS } from '../lib/contract/constants.ts'
