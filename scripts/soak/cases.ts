@@ -745,25 +745,19 @@ function mcpCase(
 function validModern(ctx: CaseContext): SoakCase {
   const r = ctx.random()
   const id = pick(ctx.random, PUBLIC_RESOURCE_IDS)
-  const [method, params = {}] = (
-    r < 0.12
-      ? ['server/discover']
-      : r < 0.25
-        ? ['resources/list']
-        : r < 0.42
-          ? ['resources/read', { uri: `service://public/${id}` }]
-          : r < 0.55
-            ? ['tools/list']
-            : r < 0.65
-              ? ['tools/call', { name: TOOL.capabilities, arguments: {} }]
-              : r < 0.75
-                ? ['tools/call', { name: TOOL.list, arguments: {} }]
-                : r < 0.92
-                  ? ['tools/call', { name: TOOL.read, arguments: { resourceId: id } }]
-                  : r < 0.96
-                    ? ['resources/read', { uri: 'service://public/pricing' }]
-                    : ['tools/call', { name: TOOL.read, arguments: { resourceId: 'nope' } }]
-  ) as [string, Record<string, unknown>?]
+  // [share bound, method, params]: the first whose bound exceeds r.
+  const mix: Array<[number, string, Record<string, unknown>?]> = [
+    [0.12, 'server/discover'],
+    [0.25, 'resources/list'],
+    [0.42, 'resources/read', { uri: `service://public/${id}` }],
+    [0.55, 'tools/list'],
+    [0.65, 'tools/call', { name: TOOL.capabilities, arguments: {} }],
+    [0.75, 'tools/call', { name: TOOL.list, arguments: {} }],
+    [0.92, 'tools/call', { name: TOOL.read, arguments: { resourceId: id } }],
+    [0.96, 'resources/read', { uri: 'service://public/pricing' }],
+    [1, 'tools/call', { name: TOOL.read, arguments: { resourceId: 'nope' } }],
+  ]
+  const [, method, params = {}] = mix.find(([bound]) => r < bound) ?? (mix.at(-1) as (typeof mix)[number])
   const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined
   const requestId = ctx.random() < 0.5 ? `soak-${integer(ctx.random, 1, 1e9)}` : integer(ctx.random, 0, 2 ** 40)
   const headers = { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) }
