@@ -11,7 +11,8 @@
  *                 lib/rollout, lib/telemetry
  *   composition   lib/admission.ts, lib/agent-routes.ts, lib/server/: what answers a request
  *
- * Within the features, domain code never imports telemetry: decisions reach it as returned values.
+ * Within the features, domain code never imports telemetry: decisions reach it as returned values,
+ * and lib/webmcp (the page script's tool behaviour) imports nothing: lib/pages builds on it.
  */
 const CONTRACT = '^lib/contract/'
 const FOUNDATION = '^lib/(http/|net/|routes/|env\\.ts|env-files\\.ts|process-singleton\\.ts|client-address\\.ts)'
@@ -51,6 +52,15 @@ module.exports = {
       to: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout)/' },
     },
     {
+      name: 'webmcp-runs-in-the-page',
+      severity: 'error',
+      comment:
+        "lib/webmcp is what the pages' tools do in the browser, bundled into the page script: it imports nothing of lib/ " +
+        '(lib/pages defines the tools and imports it, never the other way round).',
+      from: { path: '^lib/webmcp/' },
+      to: { path: '^lib/' },
+    },
+    {
       name: 'every-module-has-a-layer',
       severity: 'error',
       comment: 'A new module under lib/ goes into one of the layers above (and this file says which).',
@@ -60,15 +70,31 @@ module.exports = {
     {
       name: 'lib-knows-no-app',
       severity: 'error',
-      comment: 'lib/ is imported by app/, proxy.ts and scripts/, never the other way round.',
+      comment: 'lib/ is imported by app/, proxy.ts, scripts/, harness/ and tests/, never the other way round.',
       from: { path: '^lib/' },
-      to: { path: '^(app/|scripts/|tests/|proxy\\.ts)' },
+      to: { path: '^(app/|scripts/|harness/|tests/|proxy\\.ts)' },
+    },
+    {
+      name: 'scripts-know-no-tests',
+      severity: 'error',
+      comment: 'The npm commands (verify, soak, bench, test setup) never depend on the test suite; what both use is in harness/.',
+      from: { path: '^scripts/' },
+      to: { path: '^tests/' },
+    },
+    {
+      name: 'harness-is-below-scripts-and-tests',
+      severity: 'error',
+      comment: 'harness/ (test builds, servers, Redis, the judge of right answers) serves scripts/ and tests/ and imports neither, nor app/.',
+      from: { path: '^harness/' },
+      to: { path: '^(app/|scripts/|tests/)' },
     },
   ],
   options: {
     // TypeScript 7 has no JavaScript API to parse with; swc parses the TypeScript instead.
     parser: 'swc',
     doNotFollow: { path: 'node_modules' },
+    // The test builds: copies of the project, made by harness/site-build.ts.
+    exclude: { path: '^tests/\\.artifacts/' },
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
   },

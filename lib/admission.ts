@@ -14,8 +14,11 @@ import { getQuota, type Quota, type QuotaStoreUsed } from './quota/quota.ts'
 import { quotaHeaderValues } from './quota/token-bucket.ts'
 import { isPublicAgentAccessEnabled } from './rollout/public-agent-access.ts'
 
-/** What was decided: `outcome`, the store that counted the request and the tokens left (null when the access is off). */
-interface AdmissionRecord {
+/**
+ * What was decided: `outcome`, the store that counted the request and the tokens left (null when the
+ * access is off). Handlers hand it to telemetry as a value (lib/telemetry/observe.ts reports it).
+ */
+export interface AdmissionRecord {
   outcome: 'admitted' | 'rate-limited' | 'disabled'
   quotaStore: QuotaStoreUsed | null
   quotaRemaining: number | null

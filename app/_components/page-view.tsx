@@ -1,7 +1,7 @@
 import { renderMarkdown } from '@/lib/pages/markdown.ts'
 import type { PageBlock, PageCard, PageLink, PageModel, PlanView } from '@/lib/pages/page-model.ts'
 import { getSite } from '@/lib/site.ts'
-import { getWebMcpPageTools } from '@/lib/webmcp/page-tools.ts'
+import { getWebMcpPageTools } from '@/lib/pages/page-tools.ts'
 import { ExecutionLoop } from './execution-loop.tsx'
 import { MarkdownHtml } from './markdown-html.tsx'
 import { McpInstall } from './mcp-install.tsx'

@@ -8,7 +8,7 @@
 import { stringify as toYaml } from 'yaml'
 import { PRODUCT_NAME } from '../contract/constants.ts'
 import type { Site } from '../site.ts'
-import { buildWebMcpPageTools, webMcpToolNames } from '../webmcp/page-tools.ts'
+import { buildWebMcpPageTools, webMcpToolNames } from './page-tools.ts'
 import { absoluteHref, getPageModels, type PageBlock, type PageLink, type PageModel, type PageModels } from './page-model.ts'
 import { NOT_FOUND_TWIN, type TwinKey } from '../routes/site-pages.ts'
 
@@ -47,7 +47,7 @@ function blockMarkdown(block: PageBlock, baseUrl: string): string[] {
   }
 }
 
-/** The WebMCP tools the page registers (lib/webmcp/page-tools.ts), named for agents that read the twin instead. */
+/** The WebMCP tools the page registers (lib/pages/page-tools.ts), named for agents that read the twin instead. */
 function webMcpSection(site: Site, page: PageModel, pages: PageModels): string[] {
   const names = webMcpToolNames(buildWebMcpPageTools(site, pages))
   const code = (name: string) => `\`${name}\``

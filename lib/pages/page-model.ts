@@ -57,7 +57,7 @@ export type PageBlock =
   | { kind: 'plans'; label: string; plans: PlanView[] }
   | { kind: 'cards'; cards: PageCard[] }
   | { kind: 'links'; links: PageLink[] }
-  /** The sign-up form with a plan, which browsers with WebMCP offer as a tool (its fields: lib/webmcp/page-tools.ts). */
+  /** The sign-up form with a plan, which browsers with WebMCP offer as a tool (its fields: lib/pages/page-tools.ts). */
   | { kind: 'signupForm'; style?: 'band' }
   /** One-click installs of the MCP server in an editor, and copy buttons for its URL and the page's Markdown. */
   | { kind: 'mcpInstall'; mcpUrl: string; markdownPath: string; links: { cursor: string; vscode: string } }
@@ -282,8 +282,14 @@ export function pagePlans(models: PageModels): PlanView[] {
   return models.pricing.blocks.flatMap((block) => (block.kind === 'plans' ? block.plans : []))
 }
 
-/** The share image every page names: app/opengraph-image.tsx, generated at build time. */
-const SHARE_IMAGE = { url: '/opengraph-image', width: 1200, height: 630, alt: `${PRODUCT_NAME} — goals that get done, with a mentor in the loop` }
+/** The share image every page names: app/opengraph-image.tsx (and app/twitter-image.tsx), generated at build time. */
+export const SHARE_IMAGE_SIZE = { width: 1200, height: 630 }
+const SHARE_IMAGE = { url: '/opengraph-image', ...SHARE_IMAGE_SIZE }
+
+/** What the share image shows, in words: the name and the tagline it draws (lib/pages/brand-image.tsx). */
+export function shareImageAlt(site: Site): string {
+  return `${PRODUCT_NAME}: ${site.content.home.data.tagline}`
+}
 
 /**
  * Title, description, canonical URL under the base URL, the Markdown twin as an alternate
@@ -292,7 +298,7 @@ const SHARE_IMAGE = { url: '/opengraph-image', width: 1200, height: 630, alt: `$
 export function pageMetadata(key: PageKey): Metadata {
   const site = getSite()
   const page = getPageModel(key)
-  const image = { ...SHARE_IMAGE, url: `${site.config.baseUrl}${SHARE_IMAGE.url}` }
+  const image = { ...SHARE_IMAGE, url: `${site.config.baseUrl}${SHARE_IMAGE.url}`, alt: shareImageAlt(site) }
   return {
     title: page.documentTitle,
     description: page.description,

@@ -8,7 +8,7 @@
 /** The page script, bundled from lib/pages/page-script.ts into public/ by the build (scripts/page-script.ts). */
 export const PAGE_SCRIPT_PATH = '/site.js'
 
-/** The `<script type="application/json">` with the page's WebMCP tools (lib/webmcp/page-tools.ts). */
+/** The `<script type="application/json">` with the page's WebMCP tools (lib/pages/page-tools.ts). */
 export const WEBMCP_TOOLS_ELEMENT_ID = 'webmcp-tools'
 
 /** A copy button names what it copies in `data-copy-what`, and copies `data-copy-text` or the body of the same-origin `data-copy-source`. */

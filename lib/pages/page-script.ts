@@ -2,7 +2,7 @@
  * The pages' only script, loaded as a module from PAGE_SCRIPT_PATH. Pages are prerendered HTML that
  * ship no framework runtime (the build strips Next's, lib/pages/prerendered-pages.ts): everything they
  * show is in the HTML, and script adds only what cannot be HTML. It registers the page's WebMCP tools
- * (their definitions are the page's JSON, built with it by lib/webmcp/page-tools.ts; behaviour in
+ * (their definitions are the page's JSON, built with it by lib/pages/page-tools.ts; behaviour in
  * lib/webmcp/client-tools.ts), lets the sign-up form answer the agent that submits it, and makes the
  * copy buttons copy. Without script, or where the browser has no model context, the page is unchanged
  * and nothing is logged.

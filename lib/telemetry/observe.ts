@@ -23,6 +23,7 @@ import {
   type Span,
   type TextMapGetter,
 } from '@opentelemetry/api'
+import type { AdmissionRecord } from '../admission.ts'
 import type { AgentRequest, HeaderReader } from '../http/agent-request.ts'
 import { getConfig, telemetryExportOf } from '../env.ts'
 import { processSingleton } from '../process-singleton.ts'
@@ -44,13 +45,6 @@ export interface McpCallRecord {
   startedAt: number
   /** `tool_error`, a JSON-RPC error code, or null. */
   error: string | null
-}
-
-/** An admission decision (lib/admission.ts) as telemetry reports it. */
-export interface AdmissionRecord {
-  outcome: 'admitted' | 'rate-limited' | 'disabled'
-  quotaStore: 'in-process' | 'upstash' | 'failed-over' | null
-  quotaRemaining: number | null
 }
 
 /** A handler's answer (any value with an HTTP status) with what it decided: each value is null when the request never got that far. */

@@ -5,7 +5,7 @@
  */
 import { MCP_PATH, MCP_PROTOCOL_VERSION } from '../../lib/contract/constants.ts'
 import { operationPath } from '../../lib/contract/operations.ts'
-import { mcpAnswerProblems, quotaHeaderProblems, restAnswerProblems } from '../../tests/support/contract-answers.ts'
+import { mcpAnswerProblems, quotaHeaderProblems, restAnswerProblems } from '../../harness/contract-answers.ts'
 import { toAnswer } from './cases.ts'
 import { createAgent, sendHttp, type HttpSpec } from './wire.ts'
 

@@ -13,8 +13,8 @@ import addFormats from 'ajv-formats'
 import { expectedMarkdown, readJson } from '../support/http.ts'
 import { McpRegistryServerSchema } from '../support/mcp-registry.ts'
 import { postLegacy, postModern } from '../support/mcp-http.ts'
-import { projectRoot } from '../support/paths.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { projectRoot } from '../../harness/paths.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 const BASE = 'https://agents.example.com'
 let site: RunningSite

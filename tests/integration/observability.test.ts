@@ -10,9 +10,9 @@ import { loopbackClient, type LoopbackClient, type SimpleResponse } from '../sup
 import { modernRequest } from '../support/mcp-http.ts'
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.ts'
 import { freshLoopbackAddress } from '../support/quota-assertions.ts'
-import { startRedis, type RunningRedis } from '../support/redis.ts'
-import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { startRedis, type RunningRedis } from '../../harness/redis.ts'
+import { startUpstashBridge, type UpstashBridge } from '../../harness/upstash-bridge.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 const CLAUDEBOT_UA = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)'
 const GPTBOT_UA = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot'

@@ -7,10 +7,10 @@
  */
 import { spawn } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { projectRoot } from '../support/paths.ts'
-import { startRedis, type RunningRedis } from '../support/redis.ts'
-import { isolatedEnv, startSite, type RunningSite } from '../support/site-server.ts'
-import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.ts'
+import { projectRoot } from '../../harness/paths.ts'
+import { startRedis, type RunningRedis } from '../../harness/redis.ts'
+import { isolatedEnv, startSite, type RunningSite } from '../../harness/site-server.ts'
+import { startUpstashBridge, type UpstashBridge } from '../../harness/upstash-bridge.ts'
 
 let redis: RunningRedis
 let srh: UpstashBridge

@@ -1,5 +1,5 @@
 /**
- * The deployment as Vercel builds it: `vercel build --prod`, offline (tests/support/site-build.ts),
+ * The deployment as Vercel builds it: `vercel build --prod`, offline (harness/site-build.ts),
  * then the Build Output API tree it writes. Every page, Markdown twin, document and problem page is
  * prerendered and never revalidated; the functions that run per request are the agent API, MCP and
  * the Flags Explorer (one function) and the proxy, which only Markdown requests and preflights reach;
@@ -15,7 +15,7 @@ import { DOCUMENT_PATHS } from '../../lib/routes/document-paths.ts'
 import { negotiatedTwin } from '../../lib/pages/negotiation.ts'
 import { SITE_PAGES, TWIN_KEYS, twinRoutePath } from '../../lib/routes/site-pages.ts'
 import { HttpCache, type Origin } from '../support/http-cache.ts'
-import { ensureSiteBuild, SITE_BUILDS } from '../support/site-build.ts'
+import { ensureSiteBuild, SITE_BUILDS } from '../../harness/site-build.ts'
 import { runVercelFunction, VercelOutput, type RunningFunction, type VercelRoute } from '../support/vercel-output.ts'
 
 const BASE = 'https://cadence.example'

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SITE_PAGES } from '../../lib/routes/site-pages.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 const BASE = 'https://agents.example.com'
 const APP = 'https://app.cadence.test'

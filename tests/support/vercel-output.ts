@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { freePort } from './site-server.ts'
+import { freePort } from '../../harness/site-server.ts'
 
 export interface VercelRoute {
   src?: string

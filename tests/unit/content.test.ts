@@ -11,8 +11,8 @@ import { ContentError, fillTemplate, loadContent, parseContentFile } from '../..
 import { PricingFrontmatterSchema, ResourceFrontmatterSchema } from '../../lib/content/frontmatter.ts'
 import { CONTRACT_TEMPLATE_VALUES } from '../../lib/content/contract-values.ts'
 import { CONTRACT_PLACEHOLDERS } from '../support/http.ts'
-import { projectRoot } from '../support/paths.ts'
-import { isolatedEnv } from '../support/site-server.ts'
+import { projectRoot } from '../../harness/paths.ts'
+import { isolatedEnv } from '../../harness/site-server.ts'
 
 function copyOfContent(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'content-'))

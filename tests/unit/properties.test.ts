@@ -20,7 +20,7 @@ import { canonicalIpAddress, quotaBucketKey } from '../../lib/net/ip-address.ts'
 import { MemoryQuotaStore } from '../../lib/quota/memory-store.ts'
 import { quotaHeaderValues } from '../../lib/quota/token-bucket.ts'
 import { buildSite } from '../../lib/site.ts'
-import { mcpAnswerProblems, type Answer } from '../support/contract-answers.ts'
+import { mcpAnswerProblems, type Answer } from '../../harness/contract-answers.ts'
 
 const RUNS = { numRuns: 500 }
 

@@ -11,7 +11,7 @@ import { buildPageModels, pagePlans } from '../../lib/pages/page-model.ts'
 import { buildPageMarkdown } from '../../lib/pages/page-markdown.ts'
 import { buildSite } from '../../lib/site.ts'
 import { pageModelContext, registerTools, runTool, type ToolEnvironment, type WebMcpTool } from '../../lib/webmcp/client-tools.ts'
-import { buildWebMcpPageTools } from '../../lib/webmcp/page-tools.ts'
+import { buildWebMcpPageTools } from '../../lib/pages/page-tools.ts'
 
 const APP = 'https://app.cadence.test'
 const BASE = 'https://agents.example.com'

@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { SETTING_VARIABLES } from '../../lib/env.ts'
+import { SETTING_VARIABLES } from '../lib/env.ts'
 import { projectRoot } from './paths.ts'
 
 /** Settings each build is made with; a site started from it must be started with the same ones. */

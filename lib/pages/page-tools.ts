@@ -15,9 +15,9 @@ import { API_BASE_PATH, PRODUCT_NAME } from '../contract/constants.ts'
 import { AGENT_OPERATIONS } from '../contract/operations.ts'
 import { JSON_SCHEMA_OPTIONS } from '../contract/schemas.ts'
 import { SITE_PAGES, type PageKey } from '../routes/site-pages.ts'
-import { absoluteHref, appLinks, buildPageModels, getPageModels, pagePlans, toPlanView, type PageModels } from '../pages/page-model.ts'
+import { absoluteHref, appLinks, buildPageModels, getPageModels, pagePlans, toPlanView, type PageModels } from './page-model.ts'
 import { perSite, type Site } from '../site.ts'
-import type { JsonSchemaObject, WebMcpPlan, WebMcpTool } from './client-tools.ts'
+import type { JsonSchemaObject, WebMcpPlan, WebMcpTool } from '../webmcp/client-tools.ts'
 
 /** No arguments: an empty object, nothing else. */
 const NO_ARGUMENTS: JsonSchemaObject = { type: 'object', properties: {}, additionalProperties: false }
