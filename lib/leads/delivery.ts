@@ -2,7 +2,7 @@
  * Delivering leads to the sales team, at least once: right after the form has answered
  * (`deliverLeadSoon`), then again on every delivery round for whatever is still pending — the
  * background timer of `npm start` (`startLeadDeliveryTimer`), the Vercel Cron route, and
- * `npm run leads -- retry`. Every attempt's result is written to the store before the next, so a
+ * `npm run leads -- retry` (which first makes every undelivered delivery due now). Every attempt's result is written to the store before the next, so a
  * process killed at any point leaves the delivery pending there, and the next round picks it up.
  * Logs carry counts and outcomes only.
  */
@@ -25,8 +25,6 @@ export interface DeliveryOptions {
   now?: () => Date
   /** Only this lead's deliveries. */
   leadId?: string
-  /** Every pending delivery now, whatever its schedule (the operator's retry). */
-  ignoreSchedule?: boolean
   /** At most this many attempts in one call. */
   maxAttempts?: number
   attemptTimeoutMs?: number
@@ -56,7 +54,6 @@ export async function deliverPending(store: LeadArchive, settings: DestinationSe
       leaseMs,
       limit: Math.min(CLAIM_BATCH, maxAttempts - attempted),
       leadId: options.leadId,
-      ignoreSchedule: options.ignoreSchedule,
     })
     if (claimed.length === 0) break
     attempted += claimed.length
@@ -64,8 +61,8 @@ export async function deliverPending(store: LeadArchive, settings: DestinationSe
       const result = await attemptOne(store, settings, delivery, timeoutMs, now, options.random)
       counts[result] += 1
     })
-    // A claimed batch is leased; with the schedule ignored the same deliveries would be claimed again.
-    if (options.leadId !== undefined || options.ignoreSchedule) break
+    // One lead's deliveries are one batch; a failed one is due again later, not in this call.
+    if (options.leadId !== undefined) break
   }
   return counts
 }

@@ -45,8 +45,6 @@ export interface ClaimOptions {
   limit: number
   /** Only this lead's deliveries (the attempt right after the form's answer). */
   leadId?: string
-  /** Every pending delivery, due or not, leased or not (the operator's retry). */
-  ignoreSchedule?: boolean
 }
 
 /** The whole store: saving (the form), delivery bookkeeping, and the operator's reading and purging. */
@@ -58,7 +56,11 @@ export interface LeadArchive extends LeadStore {
   list(): Promise<StoredLead[]>
   claim(options: ClaimOptions): Promise<ClaimedDelivery[]>
   record(leadId: string, destination: Destination, attempt: AttemptRecord): Promise<void>
-  /** Makes given-up deliveries pending again and adds those destinations a lead never had; returns how many. */
+  /**
+   * The operator's retry: every undelivered delivery to these destinations becomes due now — pending
+   * ones whatever their schedule, given-up ones again, and destinations a (non-spam) lead never had.
+   * Returns how many.
+   */
   requeue(destinations: readonly Destination[], now: Date): Promise<number>
   /** Deletes leads received before `before`; returns how many. */
   purge(before: Date): Promise<number>

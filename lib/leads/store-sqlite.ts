@@ -198,10 +198,8 @@ class SqliteLeadArchive implements LeadArchive {
     const now = options.now.getTime()
     const conditions = ["state = 'pending'"]
     const params: SQLInputValue[] = []
-    if (!options.ignoreSchedule) {
-      conditions.push('next_attempt_at <= ?')
-      params.push(now)
-    }
+    conditions.push('next_attempt_at <= ?')
+    params.push(now)
     if (options.leadId !== undefined) {
       conditions.push('lead_id = ?')
       params.push(options.leadId)
@@ -250,7 +248,7 @@ class SqliteLeadArchive implements LeadArchive {
       for (const destination of destinations) {
         changed += Number(
           this.#db
-            .prepare(`UPDATE deliveries SET state = 'pending', next_attempt_at = ? WHERE destination = ? AND state = 'failed'`)
+            .prepare(`UPDATE deliveries SET state = 'pending', next_attempt_at = ? WHERE destination = ? AND state <> 'delivered'`)
             .run(now.getTime(), destination).changes,
         )
         changed += Number(

@@ -35,19 +35,17 @@ end
 return ARGV[1]
 `
 
-// ARGV: now, lease until, limit, '1' to ignore the schedule, then specific members (or none: any).
+// ARGV: now, lease until, limit, then specific members (or none: any that is due).
 const CLAIM = `
-local max = ARGV[1]
-if ARGV[4] == '1' then max = '+inf' end
 local members
-if #ARGV > 4 then
+if #ARGV > 3 then
   members = {}
-  for i = 5, #ARGV do
+  for i = 4, #ARGV do
     local score = redis.call('ZSCORE', KEYS[1], ARGV[i])
-    if score and (ARGV[4] == '1' or tonumber(score) <= tonumber(ARGV[1])) then table.insert(members, ARGV[i]) end
+    if score and tonumber(score) <= tonumber(ARGV[1]) then table.insert(members, ARGV[i]) end
   end
 else
-  members = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', max, 'LIMIT', 0, tonumber(ARGV[3]))
+  members = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 end
 for _, member in ipairs(members) do redis.call('ZADD', KEYS[1], ARGV[2], member) end
 return members
@@ -147,7 +145,7 @@ export class UpstashLeadArchive implements LeadArchive {
     const claimed = (await this.#redis.eval(
       CLAIM,
       [this.#key('due')],
-      [String(now), String(now + options.leaseMs), String(options.limit), options.ignoreSchedule ? '1' : '0', ...members],
+      [String(now), String(now + options.leaseMs), String(options.limit), ...members],
     )) as string[]
     const pairs = claimed.map((member) => member.split(' ') as [string, string])
     const leads = await this.#readMany([...new Set(pairs.map(([id]) => id))])
@@ -191,7 +189,7 @@ export class UpstashLeadArchive implements LeadArchive {
       if (lead.spam) continue
       for (const destination of destinations) {
         const current = lead.deliveries[destination]
-        if (current && current.state !== 'failed') continue
+        if (current?.state === 'delivered') continue
         const state: StateRecord = {
           state: 'pending',
           attempts: current?.attempts ?? 0,
