@@ -5,6 +5,8 @@ import { CACHE_CONTROL } from './lib/http/headers.ts'
 import type { HeaderList } from './lib/http/header-list.ts'
 import { PAGE_SECURITY_HEADERS, RESOURCE_SECURITY_HEADERS, siteWideHeaders } from './lib/http/security-headers.ts'
 import { PAGE_PATHS_SOURCE } from './lib/routes/page-paths.ts'
+import { LEAD_FORM_PATH, LEAD_THANKS_PATH } from './lib/leads/form-fields.ts'
+import { CONTACT_PAGE_HTML } from './lib/leads/form-page.ts'
 import { pageHeaders } from './lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/routes/site-pages.ts'
 import { getSite } from './lib/site.ts'
@@ -34,7 +36,8 @@ const nextConfig: NextConfig = {
   // (zod three times, the Upstash client twice in the agent API's function).
   serverExternalPackages: ['zod', '@upstash/redis', '@upstash/ratelimit', 'flags', '@modelcontextprotocol/server', 'ajv', 'marked', 'yaml'],
   // The functions (agent API, MCP) read content/ at run time.
-  outputFileTracingIncludes: { '/**': ['./content/**/*.md'] },
+  // The contact form's route answers a mistake with the prerendered contact page, filled in (lib/leads/form-page.ts).
+  outputFileTracingIncludes: { '/**': ['./content/**/*.md'], [LEAD_FORM_PATH]: [`./${CONTACT_PAGE_HTML}`] },
   compiler: {
     async runAfterProductionCompile({ distDir }) {
       writeBuildRecord(distDir, site)
@@ -57,7 +60,12 @@ const nextConfig: NextConfig = {
     // page set here, its CSP after the build. First, so that the rules of the pages (same header
     // names) come after it and win. Next itself answers its 404 with `private, no-store` instead.
     const notFound = { source: PAGE_PATHS_SOURCE, headers: list([['Cache-Control', CACHE_CONTROL.notFound], ...PAGE_SECURITY_HEADERS]) }
-    return [notFound, ...pages, ...(siteWide.length > 0 ? [{ source: '/:path*', headers: list(siteWide) }] : [])]
+    // The contact form's thank-you page: a page like the others, for the visitor alone (noindex, in no sitemap).
+    const thanks = {
+      source: LEAD_THANKS_PATH,
+      headers: list([['Cache-Control', CACHE_CONTROL.page], ['X-Robots-Tag', 'noindex'], ...PAGE_SECURITY_HEADERS]),
+    }
+    return [notFound, ...pages, thanks, ...(siteWide.length > 0 ? [{ source: '/:path*', headers: list(siteWide) }] : [])]
   },
   async rewrites() {
     return {

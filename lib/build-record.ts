@@ -28,6 +28,8 @@ export function buildRecordOf(site: Site): BuildRecord {
       SERVICE_NAME: config.serviceName,
       MCP_SERVER_NAME: config.mcpServerName ?? '(derived from the base URL)',
       CONTENT_SIGNAL: config.contentSignal,
+      // The contact page offers its form only where leads are kept durably: the server must agree.
+      'lead store (Upstash settings, LEADS_DATABASE_PATH, VERCEL)': config.leads.store?.kind ?? 'none',
     },
     content: createHash('sha256').update(JSON.stringify(site.content)).digest('hex'),
   }

@@ -17,6 +17,7 @@ import { pageContentSecurityPolicy } from '../http/security-headers.ts'
 import type { Site } from '../site.ts'
 import { NOT_FOUND_ROUTE, PAGE_PATHS_SOURCE } from '../routes/page-paths.ts'
 import { SITE_PAGES } from '../routes/site-pages.ts'
+import { LEAD_THANKS_PATH } from '../leads/form-fields.ts'
 
 interface RoutesManifest {
   headers: Array<{ source: string; headers: Array<{ key: string; value: string }> }>
@@ -38,7 +39,11 @@ export function prerenderedHtmlPath(distDir: string, pagePath: string): string {
 export function finishPrerenderedPages(distDir: string, site: Site): void {
   const manifestPath = path.join(distDir, 'routes-manifest.json')
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as RoutesManifest
-  const rules = [...SITE_PAGES.map((page) => ({ source: page.path, html: page.path })), { source: PAGE_PATHS_SOURCE, html: NOT_FOUND_ROUTE }]
+  const rules = [
+    ...SITE_PAGES.map((page) => ({ source: page.path, html: page.path })),
+    { source: LEAD_THANKS_PATH, html: LEAD_THANKS_PATH },
+    { source: PAGE_PATHS_SOURCE, html: NOT_FOUND_ROUTE },
+  ]
   for (const { source, html } of rules) {
     const entry = manifest.headers.find((candidate) => candidate.source === source)
     if (!entry) throw new Error(`${manifestPath} has no headers for ${source}: next.config.ts headers() must list it`)
