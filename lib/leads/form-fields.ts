@@ -13,8 +13,8 @@ import type { LeadFields } from './lead.ts'
 /** Shared with the page script, which stamps the fill time and chooses a linked plan (lib/pages/page-script-hooks.ts). */
 export { FILL_TIME_FIELD, LEAD_FORM_ID, PLAN_PARAMETER } from '../pages/page-script-hooks.ts'
 
-/** Where the form posts (a route of the site, outside the read-only agent API). */
-export const LEAD_FORM_PATH = '/contact/send'
+/** Where the form posts: a route of the site, outside the read-only agent API, and no page path. */
+export { LEAD_FORM_PATH } from '../routes/site-pages.ts'
 /** Where a good submission lands: prerendered, noindex, in no sitemap or index. */
 export const LEAD_THANKS_PATH = '/contact/thanks'
 
@@ -36,7 +36,7 @@ export interface LeadChoices {
   plan: readonly string[]
 }
 
-const notBlank = (message: string) => (value: string) => value.trim().length > 0 || message
+const notBlank = (value: string) => value.trim().length > 0
 
 /** A text field: required, at most `max` characters, not only spaces; kept exactly as typed. */
 function requiredText(max: number, missing: string) {
@@ -44,7 +44,7 @@ function requiredText(max: number, missing: string) {
     .string({ error: missing })
     .min(1, { error: missing })
     .max(max, { error: `Please keep this under ${max.toLocaleString('en')} characters.` })
-    .refine(notBlank(missing), { error: missing })
+    .refine(notBlank, { error: missing })
 }
 
 function choice(values: readonly string[], missing: string) {
