@@ -22,6 +22,7 @@ export interface DeliveryCounts {
 }
 
 export interface DeliveryOptions {
+  /** The clock of the schedule (which deliveries are due, when to retry). */
   now?: () => Date
   /** Only this lead's deliveries. */
   leadId?: string
@@ -75,7 +76,8 @@ async function attemptOne(
   now: () => Date,
   random?: () => number,
 ): Promise<keyof DeliveryCounts> {
-  const outcome = await attemptDelivery(lead, destination, settings, timeoutMs, now())
+  // Signed with the wall clock whatever `now` says: receivers reject a webhook-timestamp far from their own.
+  const outcome = await attemptDelivery(lead, destination, settings, timeoutMs)
   const at = now()
   if (outcome.delivered) {
     await store.record(lead.id, destination, { delivered: true, at })
