@@ -310,3 +310,33 @@ describe('a flood of the contact form on npm start', () => {
     }
   }, 180_000)
 })
+
+describe('the contact page where leads cannot be kept (a Vercel preview without Upstash)', () => {
+  let site: RunningSite
+
+  beforeAll(async () => {
+    site = await startSite({}, { build: 'preview' })
+  })
+
+  afterAll(async () => {
+    await site?.stop()
+  })
+
+  it('offers the email card only, and the Programme plan links to the contact page without the form', async () => {
+    const html = await (await site.fetch('/contact')).text()
+    expect(html).not.toContain('<form class="card lead-form"')
+    expect(html).toContain('<div class="lead-form-slot"><!--talk-to-sales--><!--/talk-to-sales--></div>')
+    expect(html).toContain('<a class="button" href="mailto:hello@cadence.example">hello@cadence.example</a>')
+    expect(await (await site.fetch('/pricing')).text()).toContain('<a class="button" href="/contact">Talk to us</a>')
+    expect(await (await site.fetch('/contact.md')).text()).not.toContain('## Talk to sales')
+  })
+
+  it('answers a post 503 with the contact page pointing to the email address', async () => {
+    const response = await site.fetch('/contact/send', { method: 'POST', redirect: 'manual', headers: BROWSER_POST, body: formBody(GOOD) })
+    expect(response.status).toBe(503)
+    const html = await response.text()
+    expect(html).toContain('<h2 id="talk-to-sales-heading">Please write to us by email</h2>')
+    expect(html).toContain('<p>The form is not available on this deployment; please write to us by email instead.</p>')
+    expect(html).toContain('<p><a class="button" href="mailto:hello@cadence.example">hello@cadence.example</a></p>')
+  })
+})
