@@ -42,6 +42,8 @@ export const DELIVERY_TIMER_INTERVAL_MS = 15_000
 /** Attempts the pending deliveries that are due (or those of one lead), recording each result in the store. */
 export async function deliverPending(store: LeadArchive, settings: DestinationSettings, options: DeliveryOptions = {}): Promise<DeliveryCounts> {
   const counts: DeliveryCounts = { delivered: 0, retried: 0, failed: 0 }
+  // Without a destination no delivery is ever pending (none is recorded with a lead): no store call.
+  if (!settings.webhook && !settings.slackWebhookUrl) return counts
   const now = options.now ?? (() => new Date())
   const timeoutMs = options.attemptTimeoutMs ?? DELIVERY_SCHEDULE.attemptTimeoutMs
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS
