@@ -33,7 +33,7 @@ const AWKWARD_FIELDS: LeadFields = {
   plan: 'team',
 }
 
-function lead(overrides: Partial<NewLead> & { fields?: Partial<LeadFields> } = {}): NewLead {
+function lead(overrides: Partial<Omit<NewLead, 'fields'>> & { fields?: Partial<LeadFields> } = {}): NewLead {
   return {
     receivedAt: overrides.receivedAt ?? new Date(),
     sourcePage: overrides.sourcePage ?? '/contact',
