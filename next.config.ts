@@ -5,8 +5,7 @@ import { CACHE_CONTROL } from './lib/http/headers.ts'
 import type { HeaderList } from './lib/http/header-list.ts'
 import { PAGE_SECURITY_HEADERS, RESOURCE_SECURITY_HEADERS, siteWideHeaders } from './lib/http/security-headers.ts'
 import { PAGE_PATHS_SOURCE } from './lib/routes/page-paths.ts'
-import { LEAD_FORM_PATH, LEAD_THANKS_PATH } from './lib/leads/form-fields.ts'
-import { CONTACT_PAGE_HTML } from './lib/leads/form-page.ts'
+import { LEAD_THANKS_PATH } from './lib/leads/form-fields.ts'
 import { pageHeaders } from './lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/routes/site-pages.ts'
 import { getSite } from './lib/site.ts'
@@ -36,8 +35,8 @@ const nextConfig: NextConfig = {
   // (zod three times, the Upstash client twice in the agent API's function).
   serverExternalPackages: ['zod', '@upstash/redis', '@upstash/ratelimit', 'flags', '@modelcontextprotocol/server', 'ajv', 'marked', 'yaml'],
   // The functions (agent API, MCP) read content/ at run time.
-  // The contact form's route answers a mistake with the prerendered contact page, filled in (lib/leads/form-page.ts).
-  outputFileTracingIncludes: { '/**': ['./content/**/*.md'], [LEAD_FORM_PATH]: [`./${CONTACT_PAGE_HTML}`] },
+  // The contact form's route also reads the prerendered contact page: traced after the build (lib/pages/prerendered-pages.ts).
+  outputFileTracingIncludes: { '/**': ['./content/**/*.md'] },
   compiler: {
     async runAfterProductionCompile({ distDir }) {
       writeBuildRecord(distDir, site)

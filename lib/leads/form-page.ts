@@ -3,18 +3,17 @@
  * sales form's block (lib/leads/form-html.ts, between its markers) replaced by the same block filled
  * in, or by a notice. So the visitor who made a mistake sees the page they sent from, rendered by the
  * one renderer, with their values and a message at each wrong field. The prerendered page is read once
- * from the build output (`.next/server/app/contact.html`, traced into the route's function for
- * Vercel by next.config.ts); if it is missing, a bare page with the site's stylesheet carries the block.
+ * from the build output (traced into the route's Vercel function by the build's last step,
+ * lib/pages/prerendered-pages.ts); if it is missing, a bare page with the site's stylesheet carries the block.
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { CONTENT_TYPES } from '../http/headers.ts'
 import type { HeaderList } from '../http/header-list.ts'
 import { PAGE_SECURITY_HEADERS, pageContentSecurityPolicy } from '../http/security-headers.ts'
+import { prerenderedHtmlPath } from '../pages/prerendered-pages.ts'
+import { sitePage } from '../routes/site-pages.ts'
 import { LEAD_SLOT_END, LEAD_SLOT_START, renderLeadFormSlot, type LeadFormView, type LeadSlotState } from './form-html.ts'
-
-/** Where the build writes the prerendered contact page, relative to the project directory. */
-export const CONTACT_PAGE_HTML = '.next/server/app/contact.html'
 
 export interface ContactPageTemplate {
   before: string
@@ -41,14 +40,15 @@ let cached: ContactPageTemplate | undefined
 /** The prerendered contact page around the block, read once per process. */
 export function contactPageTemplate(projectDir: string = process.cwd()): ContactPageTemplate {
   if (cached) return cached
+  const contactPageHtml = prerenderedHtmlPath(path.join(projectDir, '.next'), sitePage('contact').path)
   let html: string | null = null
   try {
-    html = readFileSync(path.join(projectDir, CONTACT_PAGE_HTML), 'utf8')
+    html = readFileSync(contactPageHtml, 'utf8')
   } catch {
     html = null
   }
   const template = html ? splitAtLeadSlot(html) : null
-  if (!template) console.warn(`[leads] ${CONTACT_PAGE_HTML} is missing or has no sales form block: form answers use a bare page`)
+  if (!template) console.warn(`[leads] ${contactPageHtml} is missing or has no sales form block: form answers use a bare page`)
   cached = template ?? BARE_PAGE
   return cached
 }

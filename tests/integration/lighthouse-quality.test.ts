@@ -38,7 +38,7 @@ describe.each([...SITE_PAGES.map((page) => page.path), LEAD_THANKS_PATH])('Light
     it('scores exactly 1.0 in accessibility and best practices, with no failing audit, and fails SEO only on its noindex', () => {
       const kept: LighthouseCategory[] = ['accessibility', 'best-practices']
       expect(categoryScores(report, kept)).toEqual(kept.map((category) => ({ category, score: 1, failing: [] })))
-      expect(categoryScores(report, ['seo'])[0]?.failing).toEqual(['is-crawlable'])
+      expect(categoryScores(report, ['seo'])[0]?.failing).toEqual(['is-crawlable: Page is blocked from indexing'])
     })
   } else {
     it('scores exactly 1.0 in accessibility, best practices and SEO, with no failing audit', () => {
