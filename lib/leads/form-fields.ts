@@ -66,9 +66,11 @@ export function leadFieldSchemas(choices: LeadChoices) {
   } satisfies Record<LeadFieldName, z.ZodType>
 }
 
+/** Built once per deployment's choices (lib/leads/form.ts): building a zod schema costs more than checking a post with it. */
 export function leadSubmissionSchema(choices: LeadChoices) {
   return z.strictObject(leadFieldSchemas(choices))
 }
+export type LeadSubmissionSchema = ReturnType<typeof leadSubmissionSchema>
 
 export function leadChoicesOf(form: SalesFormContent, planIds: readonly string[]): LeadChoices {
   return {
@@ -86,7 +88,7 @@ export type LeadFormErrors = Partial<Record<LeadFieldName, string>>
 export type LeadFormVerdict = { ok: true; fields: LeadFields } | { ok: false; errors: LeadFormErrors }
 
 /** The server's verdict on a submission's values: the lead's fields, or a message for each wrong field. */
-export function checkLeadForm(values: LeadFormValues, choices: LeadChoices): LeadFormVerdict {
+export function checkLeadForm(values: LeadFormValues, schema: LeadSubmissionSchema): LeadFormVerdict {
   // A missing field is an empty one (its message says what to fill in); an empty plan is no plan.
   const input: Record<string, string> = {}
   for (const name of LEAD_FIELD_NAMES) {
@@ -94,7 +96,7 @@ export function checkLeadForm(values: LeadFormValues, choices: LeadChoices): Lea
     if (name !== 'plan') input[name] = value ?? ''
     else if (value) input[name] = value
   }
-  const result = leadSubmissionSchema(choices).safeParse(input)
+  const result = schema.safeParse(input)
   if (result.success) {
     const { plan, ...rest } = result.data
     return { ok: true, fields: { ...rest, plan: plan ?? null } }
@@ -142,8 +144,8 @@ interface JsonSchemaString {
   enum?: string[]
 }
 
-export function fieldControls(choices: LeadChoices): Record<LeadFieldName, FieldControl> {
-  const schema = z.toJSONSchema(leadSubmissionSchema(choices), { unrepresentable: 'any' }) as {
+export function fieldControls(submission: LeadSubmissionSchema): Record<LeadFieldName, FieldControl> {
+  const schema = z.toJSONSchema(submission, { unrepresentable: 'any' }) as {
     properties: Record<LeadFieldName, JsonSchemaString>
     required?: string[]
   }

@@ -4,12 +4,14 @@
  * at all (the settings, lib/env.ts: decided once, so the build and the route agree), derived once per site.
  */
 import { perSite, type Site } from '../site.ts'
-import { fieldControls, leadChoicesOf, type LeadChoices } from './form-fields.ts'
+import { fieldControls, leadChoicesOf, leadSubmissionSchema, type LeadChoices, type LeadSubmissionSchema } from './form-fields.ts'
 import { buildLeadFormView, type LeadFormView } from './form-html.ts'
 
 export interface LeadForm {
   view: LeadFormView
   choices: LeadChoices
+  /** What the server checks every post against; the page's HTML constraints are read from it. */
+  schema: LeadSubmissionSchema
 }
 
 export function buildLeadForm(site: Site): LeadForm {
@@ -19,16 +21,17 @@ export function buildLeadForm(site: Site): LeadForm {
     form,
     pricing.data.plans.map((plan) => plan.id),
   )
+  const schema = leadSubmissionSchema(choices)
   const view = buildLeadFormView({
     form,
     email: contact.data.email,
     plans: pricing.data.plans,
     choices,
-    controls: fieldControls(choices),
+    controls: fieldControls(schema),
     retentionDays: site.config.leads.retentionDays,
     available: salesFormOffered(site),
   })
-  return { view, choices }
+  return { view, choices, schema }
 }
 
 export const getLeadForm = perSite(buildLeadForm)

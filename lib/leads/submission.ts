@@ -18,8 +18,9 @@ import { createHash, randomBytes } from 'node:crypto'
 import { readBodyText, type AgentRequest } from '../http/agent-request.ts'
 import type { HttpAnswer } from '../http/http-answer.ts'
 import type { Site } from '../site.ts'
-import { checkLeadForm, LEAD_FORM_MAX_BODY_BYTES, LEAD_THANKS_PATH, looksLikeSpam, readLeadForm, type LeadChoices } from './form-fields.ts'
-import type { LeadFormView, LeadSlotState } from './form-html.ts'
+import { checkLeadForm, LEAD_FORM_MAX_BODY_BYTES, LEAD_THANKS_PATH, looksLikeSpam, readLeadForm } from './form-fields.ts'
+import type { LeadSlotState } from './form-html.ts'
+import type { LeadForm } from './form.ts'
 import { retryAfterSeconds, type LeadFormLimit } from './form-limit.ts'
 import type { ContactPageTemplate } from './form-page.ts'
 import { leadFormPage } from './form-page.ts'
@@ -47,7 +48,7 @@ export interface LeadFormResult {
 
 export interface LeadFormContext {
   site: Site
-  form: { view: LeadFormView; choices: LeadChoices }
+  form: LeadForm
   /** Null where the deployment has no durable store. */
   store: LeadStore | null
   limit: LeadFormLimit
@@ -127,7 +128,7 @@ export async function answerLeadForm(request: AgentRequest, context: LeadFormCon
     return result('too-large', page(413, notice('Your message is too long for the form', `Please shorten it, or send it to ${email}.`)))
   }
   const submitted = readLeadForm(body.text)
-  const verdict = checkLeadForm(submitted.values, form.choices)
+  const verdict = checkLeadForm(submitted.values, form.schema)
   if (!verdict.ok) return result('invalid', page(422, { kind: 'form', values: submitted.values, errors: verdict.errors }))
 
   const now = context.now?.() ?? new Date()

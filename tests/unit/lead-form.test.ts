@@ -26,7 +26,7 @@ const GOOD = {
 
 describe('the sales form fields', () => {
   it('reads required, maxlength, type=email and the choices from the JSON Schema of the server’s zod schema', () => {
-    expect(fieldControls(form.choices)).toEqual({
+    expect(fieldControls(form.schema)).toEqual({
       name: { required: true, maxLength: 120, email: false, values: null },
       email: { required: true, maxLength: 254, email: true, values: null },
       company: { required: true, maxLength: 160, email: false, values: null },
@@ -40,13 +40,13 @@ describe('the sales form fields', () => {
   it('keeps quotes, HTML, emoji, right-to-left text and a 10,000-character message exactly as typed; an empty plan is none', () => {
     const name = ` O'Brien "Bob" <b>x</b> 👩🏽‍💻 شريف `
     const goal = `${'🎯 مرحبا <i>'.repeat(1000)}`.slice(0, 10_000)
-    expect(checkLeadForm({ ...GOOD, name, goal }, form.choices)).toEqual({ ok: true, fields: { ...GOOD, name, goal, plan: null } })
+    expect(checkLeadForm({ ...GOOD, name, goal }, form.schema)).toEqual({ ok: true, fields: { ...GOOD, name, goal, plan: null } })
   })
 
   it('answers each wrong field with its message: blank, too long, not an email, not a choice, not a plan', () => {
     const verdict = checkLeadForm(
       { ...GOOD, name: '   ', company: 'x'.repeat(161), email: 'ada@localhost', teamSize: '7', plan: 'enterprise', goal: undefined },
-      form.choices,
+      form.schema,
     )
     expect(verdict).toEqual({
       ok: false,
