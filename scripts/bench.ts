@@ -11,7 +11,7 @@
  * right answer), and the report counts the leads in the file against the 303 answers.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { writeFileSync, mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { tmpdir, cpus, totalmem } from 'node:os'
 import path from 'node:path'
@@ -217,6 +217,8 @@ async function main(): Promise<void> {
     for (const site of Object.values(sites)) await site.stop()
     for (const server of bare) server.process.kill('SIGTERM')
     await upstash?.stop()
+    // The run's leads are test data, not kept.
+    rmSync(path.dirname(leadsDatabase), { recursive: true, force: true })
   }
 }
 
