@@ -261,6 +261,13 @@ describe.each(SERVERS)('the contact form on %s', (server) => {
     }
   })
 
+  it("leaves no field of a lead in the server's output (logs carry outcomes only)", () => {
+    const output = site.output()
+    for (const typed of [TRICKY_NAME, 'obrien@example.org', 'Analytical Engines', 'Run our spring cohort', 'https://spam.example']) {
+      expect(output).not.toContain(typed)
+    }
+  })
+
   it('tells agents in the Markdown twin that the form is for people in a browser, and points them at the email address', async () => {
     const markdown = await (await site.fetch('/contact.md')).text()
     expect(markdown).toContain('## Talk to sales')
