@@ -4,6 +4,7 @@
  * renderer escaping whatever a visitor typed.
  */
 import { describe, expect, it } from 'vitest'
+import { buildRecordOf, describeBuildMismatch } from '../../lib/build-record.ts'
 import { checkLeadForm, fieldControls, looksLikeSpam, readLeadForm } from '../../lib/leads/form-fields.ts'
 import { EMPTY_FORM, renderLeadFormSlot } from '../../lib/leads/form-html.ts'
 import { buildLeadForm } from '../../lib/leads/form.ts'
@@ -94,5 +95,25 @@ describe('the sales form renderer', () => {
       'Content-Security-Policy',
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; upgrade-insecure-requests",
     ])
+  })
+})
+
+describe('the build record', () => {
+  it('makes npm start refuse a build whose contact page offers the form where the server has no durable store, and the reverse', () => {
+    const content = loadContent(projectRoot)
+    const withStore = buildRecordOf(buildSite(parseConfig({ BASE_URL: 'https://agents.example.com' }), content))
+    const withoutStore = buildRecordOf(
+      buildSite(parseConfig({ BASE_URL: 'https://agents.example.com', VERCEL: '1', VERCEL_ENV: 'preview' }), content),
+    )
+    expect(describeBuildMismatch(withStore, withoutStore)).toContain(
+      'contact form (a durable lead store: Upstash settings, or not on Vercel) is "offered" in the build but "not offered" here',
+    )
+    const withUpstash = buildRecordOf(
+      buildSite(
+        parseConfig({ BASE_URL: 'https://agents.example.com', UPSTASH_REDIS_REST_URL: 'https://redis.example', UPSTASH_REDIS_REST_TOKEN: 'token' }),
+        content,
+      ),
+    )
+    expect(describeBuildMismatch(withStore, withUpstash)).toBeNull()
   })
 })
