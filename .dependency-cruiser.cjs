@@ -8,8 +8,8 @@
  *   content       lib/content/: the team's Markdown, validated
  *   site          lib/site.ts, lib/build-record.ts: the deployment (settings + content + URLs)
  *   features      lib/agent, lib/mcp, lib/discovery, lib/pages, lib/webmcp, lib/quota, lib/redis,
- *                 lib/rollout, lib/telemetry
- *   composition   lib/admission.ts, lib/agent-routes.ts, lib/server/: what answers a request
+ *                 lib/rollout, lib/telemetry, lib/leads (the contact form's leads: form, store, delivery)
+ *   composition   lib/admission.ts, lib/agent-routes.ts, lib/lead-routes.ts, lib/server/: what answers a request
  *
  * Within the features, domain code never imports telemetry: decisions reach it as returned values,
  * and lib/webmcp (the page script's tool behaviour) imports nothing: lib/pages builds on it.
@@ -18,8 +18,8 @@ const CONTRACT = '^lib/contract/'
 const FOUNDATION = '^lib/(http/|net/|routes/|env\\.ts|env-files\\.ts|process-singleton\\.ts|client-address\\.ts)'
 const CONTENT = '^lib/content/'
 const SITE = '^lib/(site|build-record)\\.ts'
-const FEATURES = '^lib/(agent/|mcp/|discovery/|pages/|webmcp/|quota/|redis/|rollout/|telemetry/|admission\\.ts)'
-const COMPOSITION = '^lib/(agent-routes\\.ts|server/)'
+const FEATURES = '^lib/(agent/|mcp/|discovery/|pages/|webmcp/|quota/|redis/|rollout/|telemetry/|leads/|admission\\.ts)'
+const COMPOSITION = '^lib/(agent-routes\\.ts|lead-routes\\.ts|server/)'
 
 const only = (name, from, allowed) => ({
   name,
@@ -41,7 +41,7 @@ module.exports = {
       name: 'domain-without-telemetry',
       severity: 'error',
       comment: 'Domain modules hand decisions to telemetry as values; they never import it.',
-      from: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout)/' },
+      from: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout|leads)/' },
       to: { path: '^lib/telemetry/' },
     },
     {
@@ -49,7 +49,7 @@ module.exports = {
       severity: 'error',
       comment: 'Telemetry records values; it imports no feature.',
       from: { path: '^lib/telemetry/' },
-      to: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout)/' },
+      to: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout|leads)/' },
     },
     {
       name: 'webmcp-runs-in-the-page',

@@ -5,6 +5,7 @@ import { CACHE_CONTROL } from './lib/http/headers.ts'
 import type { HeaderList } from './lib/http/header-list.ts'
 import { PAGE_SECURITY_HEADERS, RESOURCE_SECURITY_HEADERS, siteWideHeaders } from './lib/http/security-headers.ts'
 import { PAGE_PATHS_SOURCE } from './lib/routes/page-paths.ts'
+import { LEAD_THANKS_PATH } from './lib/leads/form-fields.ts'
 import { pageHeaders } from './lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/routes/site-pages.ts'
 import { getSite } from './lib/site.ts'
@@ -34,6 +35,7 @@ const nextConfig: NextConfig = {
   // (zod three times, the Upstash client twice in the agent API's function).
   serverExternalPackages: ['zod', '@upstash/redis', '@upstash/ratelimit', 'flags', '@modelcontextprotocol/server', 'ajv', 'marked', 'yaml'],
   // The functions (agent API, MCP) read content/ at run time.
+  // The contact form's route also reads the prerendered contact page: traced after the build (lib/pages/prerendered-pages.ts).
   outputFileTracingIncludes: { '/**': ['./content/**/*.md'] },
   compiler: {
     async runAfterProductionCompile({ distDir }) {
@@ -57,7 +59,12 @@ const nextConfig: NextConfig = {
     // page set here, its CSP after the build. First, so that the rules of the pages (same header
     // names) come after it and win. Next itself answers its 404 with `private, no-store` instead.
     const notFound = { source: PAGE_PATHS_SOURCE, headers: list([['Cache-Control', CACHE_CONTROL.notFound], ...PAGE_SECURITY_HEADERS]) }
-    return [notFound, ...pages, ...(siteWide.length > 0 ? [{ source: '/:path*', headers: list(siteWide) }] : [])]
+    // The contact form's thank-you page: a page like the others, for the visitor alone (noindex, in no sitemap).
+    const thanks = {
+      source: LEAD_THANKS_PATH,
+      headers: list([['Cache-Control', CACHE_CONTROL.page], ['X-Robots-Tag', 'noindex'], ...PAGE_SECURITY_HEADERS]),
+    }
+    return [notFound, ...pages, thanks, ...(siteWide.length > 0 ? [{ source: '/:path*', headers: list(siteWide) }] : [])]
   },
   async rewrites() {
     return {

@@ -43,6 +43,7 @@ export const BUILD_SOURCES = [
   'proxy.ts',
   'instrumentation.ts',
   'next.config.ts',
+  'vercel.json',
   'tsconfig.json',
   'package.json',
   'package-lock.json',

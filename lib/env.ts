@@ -118,6 +118,35 @@ const contentSignal = setting((value) =>
       },
 )
 
+/** An http(s) URL a delivery is POSTed to (LEADS_WEBHOOK_URL, LEADS_SLACK_WEBHOOK_URL). */
+function postUrl(example: string) {
+  return setting((value) => {
+    try {
+      const url = new URL(value)
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password) return url.href
+    } catch {
+      // reported below
+    }
+    return { expected: `expected an http(s) URL such as ${example}` }
+  })
+}
+
+// Secrets are never repeated in an error message.
+const webhookSecret = setting((value) =>
+  /^whsec_[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value.slice('whsec_'.length), 'base64').length >= 24
+    ? value
+    : {
+        expected:
+          "expected a Standard Webhooks secret: whsec_ followed by at least 24 random bytes in base64, e.g. from node -e \"console.log('whsec_' + crypto.randomBytes(32).toString('base64'))\"",
+      },
+)
+
+function longSecret(minLength: number) {
+  return setting((value) => (value.length >= minLength ? value : { expected: `expected a random string of at least ${minLength} characters` }))
+}
+
+const databasePath = setting((value) => (value.includes('\0') ? { expected: 'expected a file path' } : value))
+
 function quote(value: string): string {
   return JSON.stringify(value.length > 120 ? `${value.slice(0, 117)}...` : value)
 }
@@ -150,6 +179,13 @@ const EnvSchema = z.object({
   FLAGS_SECRET: flagsSecret,
   CONTENT_SIGNAL: contentSignal,
   AGENT_ACCESS_LOG: booleanText,
+  LEADS_DATABASE_PATH: databasePath,
+  LEADS_RETENTION_DAYS: wholeNumber(1, 3650, 'a whole number of days'),
+  LEADS_ADDRESS_SALT: longSecret(16),
+  LEADS_WEBHOOK_URL: postUrl('https://crm.example.com/hooks/leads'),
+  LEADS_WEBHOOK_SECRET: webhookSecret,
+  LEADS_SLACK_WEBHOOK_URL: postUrl('https://hooks.slack.com/services/T000/B000/XXXX'),
+  CRON_SECRET: longSecret(16),
 })
 
 /** Every variable lib/env.ts reads (tests blank them all but HOST and PORT to isolate the site they start). */
@@ -185,7 +221,34 @@ export interface SiteConfig {
   contentSignal: string
   /** One JSON line on stdout per agent request (lib/telemetry/access-log.ts); on unless AGENT_ACCESS_LOG=false. */
   agentAccessLog: boolean
+  /** The contact form's leads: where they are kept and where they are delivered (lib/leads). */
+  leads: LeadSettings
+  /** CRON_SECRET: what Vercel Cron sends as `Authorization: Bearer …`; without it the cron route answers 401 to everyone. */
+  cronSecret: string | undefined
 }
+
+/**
+ * Where leads are kept: Upstash Redis when it is configured (every instance and function shares it);
+ * else an SQLite file on the server's disk; on Vercel without Upstash nowhere (a function's disk does
+ * not last), and the contact form is not offered.
+ */
+export type LeadStoreSetting = { kind: 'upstash' } | { kind: 'sqlite'; path: string } | null
+
+export interface LeadSettings {
+  store: LeadStoreSetting
+  /** Salt of the address hash kept with each lead; null: the form picks a random one per process. */
+  addressSalt: string | null
+  /** Leads older than this many days are purged (delivery timer, cron run, npm run leads -- purge). */
+  retentionDays: number
+  /** Where each lead is POSTed as a signed Standard Webhooks event, with its `whsec_` secret. */
+  webhook: { url: string; secret: string } | null
+  /** A Slack incoming webhook that gets a message per lead. */
+  slackWebhookUrl: string | null
+}
+
+/** The SQLite file when LEADS_DATABASE_PATH is unset: in the project directory, outside the build output. */
+export const DEFAULT_LEADS_DATABASE_PATH = '.data/leads.sqlite'
+export const DEFAULT_LEADS_RETENTION_DAYS = 180
 
 /** One wrong setting: the variable and what was expected of it (never the value of a secret). */
 export interface ConfigIssue {
@@ -217,7 +280,6 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
   }
   const e = parsed.data
   const port = e.PORT ?? 3000
-  const onVercel = e.VERCEL === '1' || e.VERCEL_ENV !== undefined
   const deployment: DeploymentKind = !e.VERCEL_ENV ? 'local' : e.VERCEL_ENV === 'production' ? 'production' : 'preview'
   const upstashUrl = e.UPSTASH_REDIS_REST_URL ?? e.KV_REST_API_URL
   const upstashToken = e.UPSTASH_REDIS_REST_TOKEN ?? e.KV_REST_API_TOKEN
@@ -233,6 +295,16 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
         : ['KV_REST_API_URL', 'KV_REST_API_TOKEN']
     throw new ConfigError([{ variable: upstashUrl ? token : url, expected: `set both ${url} and ${token}, or neither` }])
   }
+  // An unsigned event could not be told from a forged one: the URL needs its secret.
+  if (Boolean(e.LEADS_WEBHOOK_URL) !== Boolean(e.LEADS_WEBHOOK_SECRET)) {
+    throw new ConfigError([
+      {
+        variable: e.LEADS_WEBHOOK_URL ? 'LEADS_WEBHOOK_SECRET' : 'LEADS_WEBHOOK_URL',
+        expected: 'set both LEADS_WEBHOOK_URL and LEADS_WEBHOOK_SECRET, or neither',
+      },
+    ])
+  }
+  const onVercel = e.VERCEL === '1' || e.VERCEL_ENV !== undefined
   return Object.freeze({
     host: e.HOST ?? '127.0.0.1',
     port,
@@ -253,6 +325,18 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
     flagsSecret: e.FLAGS_SECRET,
     contentSignal: e.CONTENT_SIGNAL ?? DEFAULT_CONTENT_SIGNAL,
     agentAccessLog: e.AGENT_ACCESS_LOG ?? true,
+    leads: Object.freeze({
+      store: upstashUrl
+        ? { kind: 'upstash' as const }
+        : onVercel
+          ? null
+          : { kind: 'sqlite' as const, path: e.LEADS_DATABASE_PATH ?? DEFAULT_LEADS_DATABASE_PATH },
+      addressSalt: e.LEADS_ADDRESS_SALT ?? null,
+      retentionDays: e.LEADS_RETENTION_DAYS ?? DEFAULT_LEADS_RETENTION_DAYS,
+      webhook: e.LEADS_WEBHOOK_URL && e.LEADS_WEBHOOK_SECRET ? { url: e.LEADS_WEBHOOK_URL, secret: e.LEADS_WEBHOOK_SECRET } : null,
+      slackWebhookUrl: e.LEADS_SLACK_WEBHOOK_URL ?? null,
+    }),
+    cronSecret: e.CRON_SECRET,
   })
 }
 

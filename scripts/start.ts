@@ -18,6 +18,7 @@ import {
 import { checkContentOrExit } from '../lib/content/check.ts'
 import { loadSettingsOrExit } from '../lib/env-files.ts'
 import { isCorsPreflight, STATIC_PREFLIGHT_ANSWER } from '../lib/http/cors.ts'
+import { startLeadDeliveryTimer } from '../lib/leads/delivery.ts'
 import { siteWideHeaders } from '../lib/http/security-headers.ts'
 import { isFetchForbiddenMethod, serveWithHandler, writeAnswer } from '../lib/http/node-adapter.ts'
 import { isAgentApiPath, matchDynamicRoute } from '../lib/server/direct-routes.ts'
@@ -143,9 +144,12 @@ function fail(message: string): never {
 server.listen(config.port, config.host, () => {
   console.log(`Cadence site ready on http://${config.host}:${config.port} (base URL ${config.baseUrl})`)
 })
+// Leads still pending in the store (a killed process, a receiver that was down) are delivered in the background.
+const stopLeadDelivery = startLeadDeliveryTimer(config)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
+    stopLeadDelivery()
     server.close()
     server.closeAllConnections()
     process.exit(0)

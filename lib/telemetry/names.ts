@@ -27,6 +27,7 @@ export const ATTR = {
   admission: 'cadence.admission',
   quotaStore: 'cadence.quota.store',
   quotaRemaining: 'cadence.quota.remaining',
+  leadFormOutcome: 'cadence.lead_form.outcome',
 } as const
 
 export const METRIC = {
@@ -34,4 +35,5 @@ export const METRIC = {
   mcpDuration: 'mcp.server.operation.duration',
   refusals: 'cadence.agent.refusals',
   failovers: 'cadence.quota.failovers',
+  leadForm: 'cadence.lead_form.submissions',
 } as const

@@ -237,3 +237,28 @@ describe("the agent API's function, run by Vercel's launcher", () => {
     expect(((await response.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(3)
   })
 })
+
+describe("the contact form's function, run by Vercel's launcher, on a deployment without a durable lead store", () => {
+  let run: RunningFunction
+
+  beforeAll(async () => {
+    run = await runVercelFunction(output.functions().get('/contact/send') as string, projectDir, SITE_BUILDS.vercel, '/contact/send')
+  }, 60_000)
+  afterAll(async () => {
+    await run?.stop()
+  })
+
+  it('answers a post 503 with the prerendered contact page (traced into the function) pointing to the email address', async () => {
+    const response = await fetch(`${run.origin}/contact/send`, {
+      method: 'POST',
+      headers: { 'x-real-ip': '203.0.113.12', 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+      body: 'name=Ada',
+    })
+    expect(response.status).toBe(503)
+    const html = await response.text()
+    expect(html).toContain('<title>Contact · Cadence</title>')
+    expect(html).toContain('<h2 id="talk-to-sales-heading">Please write to us by email</h2>')
+    expect(html).toContain('<p><a class="button" href="mailto:hello@cadence.example">hello@cadence.example</a></p>')
+    expect(run.output()).not.toContain('[leads]')
+  })
+})

@@ -27,6 +27,8 @@ const SKIPPED = new Set([
   'playwright-report',
   '.scratch',
   'cache',
+  // The lead store of a developer's npm start: personal data, and no part of the project.
+  '.data',
 ])
 
 /**

@@ -88,6 +88,21 @@ describe('content/', () => {
       (s: string) => s.replace(/^updated: .*$/m, 'updated: 2999-01-01'),
       'content/pages/contact.md:6: updated: expected a date no later than today (the day the text last changed), got "2999-01-01"',
     ],
+    [
+      'content/pages/contact.md',
+      (s: string) => s.replace('value: "11-50"', 'value: Eleven to fifty'),
+      'content/pages/contact.md:28: salesForm › fields › teamSize › choice 2 › value: expected lower-case letters, digits, "-" and "+", such as "11-50", got "Eleven to fifty"',
+    ],
+    [
+      'content/pages/contact.md',
+      (s: string) => s.replace('value: security', 'value: programme'),
+      'content/pages/contact.md:44: salesForm › fields › topic › choice 3 › value: "programme" is already the value of another choice',
+    ],
+    [
+      'content/pages/contact.md',
+      (s: string) => s.replace('      label: What do you want to achieve?\n', ''),
+      'content/pages/contact.md:34: salesForm › fields › goal › label: missing; expected text',
+    ],
     ['content/pages/login.md', (s: string) => s.replace(/^updated: .*\n/m, ''), 'content/pages/login.md: updated: missing; expected text'],
     [
       'content/resources/agent-boundaries.md',
