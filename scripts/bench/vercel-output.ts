@@ -22,6 +22,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { processCpuMs } from '../proc-stats.ts'
 
 export interface VercelRoute {
   src?: string
@@ -117,6 +118,8 @@ export interface RunningFunction {
   startMs: number
   /** The status of that first answer. */
   firstStatus: number
+  /** CPU time (user + system) the process had used when it answered: what the machine's other load does not stretch. */
+  startCpuMs: number
   output: () => string
   stop: () => Promise<void>
 }
@@ -186,7 +189,10 @@ export async function runVercelFunction(
       (response) => response.status,
       () => 0,
     )
-    if (answered) return { origin, startMs: performance.now() - started, firstStatus: answered, output: () => output, stop }
+    if (answered) {
+      const startMs = performance.now() - started
+      return { origin, startMs, firstStatus: answered, startCpuMs: processCpuMs(child.pid ?? 0), output: () => output, stop }
+    }
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
   await stop()
