@@ -5,12 +5,8 @@
  * routes write them to the socket as they are. Telemetry's view of the quota's shared store is
  * installed here too: the domain modules know no telemetry.
  *
- * What a new instance loads is decided here, and only here: a cold start pays for the request that
- * woke it. The REST handler's answers are precomputed bodies, loaded with this module. The MCP
- * handler brings the MCP SDK, its zod schemas and Ajv, which no REST request needs: it is imported on
- * the first request to /mcp. (OpenTelemetry's SDK is imported only when an OTLP endpoint is set:
- * lib/telemetry/register.ts; compressed bodies are made on the first request that accepts them:
- * lib/http/respond.ts.)
+ * The MCP handler is imported on the first request to /mcp: why, and what else loads on demand,
+ * is listed in lib/on-demand.ts.
  */
 import type { AgentRequest } from './http/agent-request.ts'
 import { answerAgentRestRequest, UNMATCHED_REST_ROUTE } from './agent/rest.ts'
