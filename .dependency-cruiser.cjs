@@ -4,7 +4,7 @@
  *
  *   contract      lib/contract/: the contract's shapes, operations, constants, problem codes
  *   foundation    lib/http/, lib/net/, lib/routes/ (where everything is served), lib/env*.ts,
- *                 lib/process-singleton.ts, lib/client-address.ts
+ *                 lib/process-singleton.ts, lib/client-address.ts, lib/on-demand.ts
  *   content       lib/content/: the team's Markdown, validated
  *   site          lib/site.ts, lib/build-record.ts: the deployment (settings + content + URLs)
  *   features      lib/agent, lib/mcp, lib/discovery, lib/pages, lib/webmcp, lib/quota, lib/redis,
@@ -15,7 +15,7 @@
  * and lib/webmcp (the page script's tool behaviour) imports nothing: lib/pages builds on it.
  */
 const CONTRACT = '^lib/contract/'
-const FOUNDATION = '^lib/(http/|net/|routes/|env\\.ts|env-files\\.ts|process-singleton\\.ts|client-address\\.ts)'
+const FOUNDATION = '^lib/(http/|net/|routes/|env\\.ts|env-files\\.ts|process-singleton\\.ts|client-address\\.ts|on-demand\\.ts)'
 const CONTENT = '^lib/content/'
 const SITE = '^lib/(site|build-record)\\.ts'
 const FEATURES = '^lib/(agent/|mcp/|discovery/|pages/|webmcp/|quota/|redis/|rollout/|telemetry/|leads/|admission\\.ts)'

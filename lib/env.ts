@@ -428,6 +428,14 @@ export function contentReloadsOnEdit(): boolean {
 let reloadsOnEdit: boolean | undefined
 
 /**
+ * A production server (NODE_ENV=production: next build's prerendering, next start, the Vercel
+ * functions) loads the content the build checked rather than content/ (lib/content/load.ts).
+ */
+export function servesBuiltContent(): boolean {
+  return process.env.NODE_ENV === 'production'
+}
+
+/**
  * Every variable this module reads: the site's settings, OpenTelemetry's switches, and NODE_ENV (set by
  * Next: `development` under `npm run dev`). README's settings table lists each of them.
  */

@@ -4,7 +4,11 @@
  * and prints requests/s, p50, p99, server CPU per request and peak RSS, each also as a ratio to the
  * bare server. Loopback only; every run is bounded by BENCH_DURATION seconds.
  *
- *   BENCH_RUNS (3), BENCH_DURATION (8 s), BENCH_CONNECTIONS (50), BENCH_CASES (comma-separated names),
+ * Then the cold-start case (scripts/bench/cold-start.ts): the agent API's function and `npm start`
+ * against a bare Next app, process start to first answer, pass/fail against the goals.
+ *
+ *   BENCH_RUNS (3), BENCH_DURATION (8 s), BENCH_CONNECTIONS (50), BENCH_CASES (comma-separated names,
+ *   `cold-start` among them), BENCH_COLD_RUNS (5 cold starts of each kind),
  *   BENCH_SERVER (`npm-start`, or `next-start` to measure Next itself serving the same build, proxy.ts included)
  *
  * contact-form-post stores a new lead per request in an SQLite file of its own (the form's 303 is its
@@ -20,16 +24,18 @@ import { exitOnConfigError, loadEnvFiles } from '../lib/env-files.ts'
 import { projectRoot } from '../harness/paths.ts'
 import { freePort, startSite, type RunningSite } from '../harness/site-server.ts'
 import { benchCases, type BenchCase } from './bench/cases.ts'
+import { benchColdStart } from './bench/cold-start.ts'
 import { positiveNumber } from './knobs.ts'
 import type { UpstashStack } from './bench/upstash.ts'
-import { processCpuMs, processRssMb } from './proc-stats.ts'
+import { processCpuMs, processRssMb } from '../harness/proc-stats.ts'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
 // BENCH_* may live in the `.env` files too, read as Next reads them; a wrong value stops here in one line.
 const envFiles = loadEnvFiles()
-let RUNS: number, DURATION: number, CONNECTIONS: number
+let RUNS: number, DURATION: number, CONNECTIONS: number, COLD_RUNS: number
 try {
   RUNS = positiveNumber(process.env, 'BENCH_RUNS', 3, { integer: true })
+  COLD_RUNS = positiveNumber(process.env, 'BENCH_COLD_RUNS', 5, { integer: true })
   DURATION = positiveNumber(process.env, 'BENCH_DURATION', 8)
   CONNECTIONS = positiveNumber(process.env, 'BENCH_CONNECTIONS', 50, { integer: true })
 } catch (error) {
@@ -178,11 +184,16 @@ function printStoredLeads(results: Map<string, { site: Measurement[]; bare: Meas
 }
 
 async function main(): Promise<void> {
+  const cases = benchCases().filter((c) => !ONLY || ONLY.includes(c.name))
+  if (cases.length > 0) await benchLoad(cases)
+  if (!ONLY || ONLY.includes('cold-start')) await benchColdStart(COLD_RUNS)
+}
+
+async function benchLoad(cases: BenchCase[]): Promise<void> {
   let upstash: UpstashStack | undefined
   const sites: Record<string, RunningSite> = {}
   const bare: { port: number; process: ChildProcess }[] = []
   try {
-    const cases = benchCases().filter((c) => !ONLY || ONLY.includes(c.name))
     // The contact form's leads go to an SQLite file of this run, not to the test build's own.
     sites.memory = await startSite({ TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: leadsDatabase }, { server: SERVER })
     if (cases.some((c) => c.store === 'upstash')) {

@@ -3,7 +3,7 @@
  * Upstash REST bridge in front of it, exactly as the quota tests run it.
  */
 import { startRedis } from '../../harness/redis.ts'
-import { processCpuMs } from '../proc-stats.ts'
+import { processCpuMs } from '../../harness/proc-stats.ts'
 import { startUpstashBridge } from '../../harness/upstash-bridge.ts'
 
 export interface UpstashStack {

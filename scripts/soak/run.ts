@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import { positiveNumber } from '../knobs.ts'
-import { processCpuMs, processRssMb } from '../proc-stats.ts'
+import { processCpuMs, processRssMb } from '../../harness/proc-stats.ts'
 import { freePort, startSite, type RunningSite } from '../../harness/site-server.ts'
 import {
   CUT_OFF_SLACK_MS,

@@ -8,7 +8,7 @@ import { connect } from 'node:net'
 import { MCP_MAX_BODY_BYTES } from '../../lib/contract/constants.ts'
 import { operationPath } from '../../lib/contract/operations.ts'
 import { cutOffBoundMs } from '../../lib/server/server-options.ts'
-import { processRssMb } from '../proc-stats.ts'
+import { processRssMb } from '../../harness/proc-stats.ts'
 import { LOOPBACK } from './wire.ts'
 
 export interface UploadFloodOptions {

@@ -15,7 +15,7 @@ import { projectRoot } from '../../harness/paths.ts'
 import { startRedis, type RunningRedis } from '../../harness/redis.ts'
 import { ensureSiteBuild, isolatedEnv, SITE_BUILDS } from '../../harness/site-build.ts'
 import { startUpstashBridge, type UpstashBridge } from '../../harness/upstash-bridge.ts'
-import { runVercelFunction, VercelOutput, type RunningFunction } from '../support/vercel-output.ts'
+import { runVercelFunction, VercelOutput, type RunningFunction } from '../../harness/vercel-output.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
 const PRODUCTION = SITE_BUILDS.vercel

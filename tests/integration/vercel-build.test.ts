@@ -16,7 +16,7 @@ import { negotiatedTwin } from '../../lib/pages/negotiation.ts'
 import { SITE_PAGES, TWIN_KEYS, twinRoutePath } from '../../lib/routes/site-pages.ts'
 import { HttpCache, type Origin } from '../support/http-cache.ts'
 import { ensureSiteBuild, SITE_BUILDS } from '../../harness/site-build.ts'
-import { runVercelFunction, VercelOutput, type RunningFunction, type VercelRoute } from '../support/vercel-output.ts'
+import { runVercelFunction, VercelOutput, type RunningFunction, type VercelRoute } from '../../harness/vercel-output.ts'
 
 const BASE = 'https://cadence.example'
 let projectDir: string
