@@ -17,22 +17,20 @@ import { clientPool, forwardedForm, ipv4Client, seededRandom } from './clients.t
 import { burstUntilRefused, greedyCheck } from './quota-check.ts'
 import { createAgent, LOOPBACK, type Outcome, rawExchange, sendHttp } from './wire.ts'
 
+/**
+ * `seconds` of traffic, at most `maxRequests` (all kinds together), `rate` valid + hostile requests a
+ * second (greedy and slow clients come on top), `concurrency` of them at once from `clients` simulated
+ * addresses, `hostileShare` of them hostile; then at most `settleSeconds` idle for memory to come back,
+ * and the closing upload flood: `uploaders`, each a slow 2 MB POST /mcp at `uploadBytesPerSecond`.
+ */
 export const DEFAULT_SOAK_OPTIONS = {
-  /** Length of the traffic phase, seconds. */
   seconds: 60,
-  /** Most requests sent in the traffic phase (all kinds together). */
   maxRequests: 50_000,
-  /** Target requests per second of valid + hostile traffic (greedy and slow clients come on top). */
   rate: 500,
-  /** Concurrent valid/hostile requests. */
   concurrency: 24,
-  /** Distinct simulated client addresses. */
   clients: 4_096,
-  /** Share of hostile requests among valid + hostile. */
   hostileShare: 0.25,
-  /** Longest idle time for memory to come back near its starting level, seconds. */
   settleSeconds: 30,
-  /** Clients of the upload flood that closes the run, each a slow 2 MB POST /mcp, and the bytes per second each sends. */
   uploaders: 1_000,
   uploadBytesPerSecond: 64 * 1024,
   seed: 20260825,

@@ -141,24 +141,20 @@ class ResponseReader {
   }
 }
 
+/**
+ * What a raw exchange writes and how it reads. `trickle`: after the payload, `size` bytes of `bytes`
+ * (one at a time: cycling through them) every `everyMs`, up to `upTo`, while the server keeps the
+ * connection. `expectAnswers` complete it (default 1; `headMethods`: which answer a HEAD, bodiless).
+ * `pauseReadingMs`: read nothing that long (a slow reader). `neverRead` (a stalled reader): it ends
+ * `closed` when the server's side leaves ESTABLISHED (seen in /proc/net/tcp: a socket that reads
+ * nothing learns nothing).
+ */
 export interface RawPlan {
-  /** What to write at once. */
   payload: Buffer | string
-  /**
-   * Trickle: after the payload, write `size` bytes of `bytes` (one at a time: cycling through them)
-   * every `everyMs`, up to `upTo` bytes, while the server keeps the connection.
-   */
   trickle?: { bytes: string; everyMs: number; size?: number; upTo?: number }
-  /** How many answers complete the exchange (pipelined requests); default 1. */
   expectAnswers?: number
-  /** Per expected answer: whether it answers a HEAD (no body). */
   headMethods?: boolean[]
-  /** When set, read nothing for this long after writing (a slow reader), then read. */
   pauseReadingMs?: number
-  /**
-   * Never read (a stalled reader): the exchange ends `closed` when the server's side of the connection
-   * leaves ESTABLISHED (seen in /proc/net/tcp, since a socket that reads nothing learns nothing).
-   */
   neverRead?: boolean
 }
 
