@@ -91,7 +91,7 @@ interface Row {
   /** How often the row is picked, relative to the others of its category (default 1). */
   share?: number
   method?: Varies<string>
-  /** Without one: POST /mcp with JSON. */
+  /** Without one: POST /mcp with JSON. A method or target with spaces is a list, one picked each time. */
   target?: Varies<string>
   /** Header lines as sent (each ending in CRLF), after Host, X-Forwarded-For and Connection. */
   headers?: Varies<string>
@@ -127,6 +127,7 @@ const PATH = {
 }
 const HEALTH = PATH.health
 const RESOURCES = PUBLIC_RESOURCE_IDS.map(PATH.resource)
+const RESOURCE = PATH.resource('product-overview')
 /** The soak's site runs with the default SERVICE_NAME. */
 const TOOL = {
   capabilities: mcpToolName(DEFAULT_SERVICE_NAME, 'getPublicCapabilities'),
@@ -211,7 +212,7 @@ const ODD_ACCEPTS = [
 ]
 
 const PIPELINED: Row[] = [
-  { share: 5, method: getOrHead(0.2), target: [HEALTH, PATH.resources, PATH.resource('agent-boundaries'), `${API}/nope`], expect: rest() },
+  { share: 5, method: getOrHead(0.2), target: `${HEALTH} ${PATH.resources} ${PATH.resource('agent-boundaries')} ${API}/nope`, expect: rest() },
   { share: 3, target: DOCUMENTS, expect: document() },
   { share: 2, headers: OLD, body: ({ random }) => ({ ...ping, id: integer(random, 0, 1e6) }), expect: mcp(200) },
 ]
@@ -223,7 +224,11 @@ const VALID_ROWS: Record<ValidCategory, readonly Row[]> = {
       (target, i): Row => ({ share: i === 0 ? 20 : 15, method: GET_OR_HEAD, target, expect: ADMITTED }),
     ),
     { share: 30, method: GET_OR_HEAD, target: RESOURCES, expect: ADMITTED },
-    { share: 8, target: ['pricing', 'PRODUCT-OVERVIEW', 'product-overview.md', '%70roduct-overview'].map(PATH.resource), expect: ADMITTED },
+    {
+      share: 8,
+      target: `${API}/resources/pricing ${API}/resources/PRODUCT-OVERVIEW ${RESOURCE}.md ${API}/resources/%70roduct-overview`,
+      expect: ADMITTED,
+    },
     { share: 6, method: 'OPTIONS', target: RESOURCES, headers: `${ORIGIN}Access-Control-Request-Method: GET\r\n`, expect: ADMITTED },
     { share: 6, target: HEALTH, headers: `${ORIGIN}Accept: application/json\r\n`, expect: ADMITTED },
   ]),
@@ -272,12 +277,12 @@ const VALID_ROWS: Record<ValidCategory, readonly Row[]> = {
     })),
   ),
   pages: viaClient([
-    { share: 85, method: MOSTLY_GET, target: ['/pricing', '/contact', '/login', '/developers'], headers: 'Accept: text/html\r\n', expect: page(200) },
+    { share: 85, method: MOSTLY_GET, target: '/pricing /contact /login /developers', headers: 'Accept: text/html\r\n', expect: page(200) },
     {
       label: '<unknown page>',
       share: 15,
       method: MOSTLY_GET,
-      target: ['/no-such-page', '/pricing/extra', '/developer'],
+      target: '/no-such-page /pricing/extra /developer',
       headers: 'Accept: text/html\r\n',
       expect: page(404),
     },
@@ -448,19 +453,12 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
       (method): Row => ({ label: `modern ${method.slice(0, 40)}`, headers: mirrored(method), body: request(method), expect: mcp(404, -32601) }),
     ),
     { label: 'huge id', headers: OLD, body: ({ random }) => ({ ...ping, id: 'i'.repeat(integer(random, 10_000, 1_000_000)) }), expect: mcp(200) },
-    {
-      label: 'POST 2 MB to the API',
-      method: 'POST',
-      target: [HEALTH, PATH.resource('product-overview'), `${API}/nope`],
-      headers: JSON_TYPE,
-      body: BIG,
-      expect: rest(),
-    },
+    { label: 'POST 2 MB to the API', method: 'POST', target: `${HEALTH} ${RESOURCE} ${API}/nope`, headers: JSON_TYPE, body: BIG, expect: rest() },
     // Prerendered pages take GET and HEAD only; npm start refuses a POST before Next sees it.
     {
       label: 'POST 2 MB to a page or document',
       method: 'POST',
-      target: ['/', '/openapi.json', '/pricing', '/contact'],
+      target: '/ /openapi.json /pricing /contact',
       headers: contentTypes('application/json', 'application/x-www-form-urlencoded', 'text/plain'),
       body: BIG,
       expect: status(405),
@@ -485,7 +483,7 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
     },
     {
       label: 'one 20-100 KB header value',
-      target: [HEALTH, MCP_PATH, '/', '/pricing'],
+      target: `${HEALTH} ${MCP_PATH} / /pricing`,
       headers: ({ random }) => `X-Big: ${'a'.repeat(integer(random, 20_000, 100_000))}\r\n`,
       expect: status(431),
       orClose: true,
@@ -525,7 +523,7 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
     { label: 'obs-text in Accept and a cookie', target: HEALTH, headers: 'Accept: text/\xff\xfe\r\nCookie: caf\xe9=cr\xe8me\r\n', expect: rest() },
   ],
   'hostile-cookie': viaClient([
-    { label: 'REST with a hostile cookie', target: [HEALTH, PATH.resource('product-overview')], headers: cookie, expect: rest() },
+    { label: 'REST with a hostile cookie', target: `${HEALTH} ${RESOURCE}`, headers: cookie, expect: rest() },
     {
       label: 'MCP with a hostile cookie',
       headers: (ctx) => `${mirrored('tools/call', TOOL.capabilities)}${cookie(ctx)}`,
@@ -541,33 +539,27 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
   'wrong-method': [
     {
       label: 'another method on the API',
-      method: ['POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND', 'QUERY', 'SEARCH', 'PURGE', 'TRACE', 'OPTIONS', 'MKCOL', 'LINK'],
-      target: [HEALTH, PATH.resource('product-overview'), PATH.resource('nope'), `${API}/nope`, API],
+      method: 'POST PUT PATCH DELETE PROPFIND QUERY SEARCH PURGE TRACE OPTIONS MKCOL LINK',
+      target: `${HEALTH} ${RESOURCE} ${API}/resources/nope ${API}/nope ${API}`,
       headers: EMPTY,
       expect: rest(),
     },
     { label: 'GET /mcp (an event stream)', target: MCP_PATH, headers: 'Accept: text/event-stream\r\n', expect: mcp(405, -31405) },
     {
       label: 'another method on /mcp',
-      method: ['DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND'],
+      method: 'DELETE PUT PATCH HEAD OPTIONS TRACE PROPFIND',
       target: MCP_PATH,
       headers: EMPTY,
       expect: mcp(405, -31405),
     },
     {
       label: 'another method on a document',
-      method: ['POST', 'PUT', 'DELETE', 'PATCH', 'TRACE'],
-      target: ['/', '/openapi.json', '/llms.txt', '/robots.txt', '/problems/method_not_allowed', '/.well-known/mcp.json'],
+      method: 'POST PUT DELETE PATCH TRACE',
+      target: '/ /openapi.json /llms.txt /robots.txt /problems/method_not_allowed /.well-known/mcp.json',
       headers: EMPTY,
       expect: status(405),
     },
-    {
-      label: 'another method on a page',
-      method: ['POST', 'PUT', 'DELETE', 'TRACE', 'PROPFIND'],
-      target: ['/pricing', '/login'],
-      headers: EMPTY,
-      expect: status(405),
-    },
+    { label: 'another method on a page', method: 'POST PUT DELETE TRACE PROPFIND', target: '/pricing /login', headers: EMPTY, expect: status(405) },
     // Refused on its method before its body is read: answered at once, not cut off when the body never comes.
     {
       label: 'POST to the API, its body still arriving',
@@ -578,7 +570,7 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
       expect: rest(),
     },
     { label: 'CONNECT', raw: 'CONNECT {host} HTTP/1.1\r\nHost: {host}\r\n\r\n', expect: 'close' },
-    { label: 'unknown method', method: ['FOO', 'get', 'TRACK', 'G\x00T', 'BREW'], target: HEALTH, expect: status(400), orClose: true },
+    { label: 'unknown method', method: 'FOO get TRACK G\x00T BREW', target: HEALTH, expect: status(400), orClose: true },
   ],
   garbage: [
     {
@@ -616,7 +608,7 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
 /** Slow clients by kind: each must be cut off by the server's timeouts (408, or a close). */
 const SLOW_ROWS: Record<SlowCategory, readonly Row[]> = {
   'idle-connection': [{ label: 'connect and send nothing', how: 'idle', expect: 'cut-off' }],
-  'slow-headers': [{ label: 'headers trickled', how: 'slow-headers', target: [HEALTH, MCP_PATH, '/', '/pricing'], expect: 'cut-off' }],
+  'slow-headers': [{ label: 'headers trickled', how: 'slow-headers', target: `${HEALTH} ${MCP_PATH} / /pricing`, expect: 'cut-off' }],
   // 300 pipelined requests for the 30 KB OpenAPI document, never read: about 9 MB, more than the
   // kernel's socket buffers take, so the server holds the rest until it gives up on the reader.
   'slow-reader': [{ label: 'pipelined /openapi.json, never read', how: 'unread', target: '/openapi.json', repeat: 300, expect: 'cut-off' }],
@@ -636,6 +628,8 @@ function vary<T>(value: Varies<T>, ctx: CaseContext): T {
   if (typeof value === 'function') return (value as (ctx: CaseContext) => T)(ctx)
   return Array.isArray(value) ? pick(ctx.random, value as readonly T[]) : (value as T)
 }
+
+const oneOf = (value: string, ctx: CaseContext) => (value.includes(' ') ? pick(ctx.random, value.split(' ')) : value)
 
 /** One item, each as likely as its share. */
 function pickShare<T>(random: Random, items: readonly T[], share: (item: T) => number): T {
@@ -692,8 +686,8 @@ function requestOf(ctx: CaseContext, row: Row, client: string) {
           ? [picked, picked.length <= 10_000 ? parsedJson(picked) : undefined]
           : [JSON.stringify(picked), picked]
   const isMcp = row.target === undefined
-  const method = row.method === undefined ? (isMcp ? 'POST' : 'GET') : vary(row.method, ctx)
-  const target = row.target === undefined ? MCP_PATH : vary(row.target, ctx)
+  const method = row.method === undefined ? (isMcp ? 'POST' : 'GET') : oneOf(vary(row.method, ctx), ctx)
+  const target = row.target === undefined ? MCP_PATH : oneOf(vary(row.target, ctx), ctx)
   const rowLines = row.headers === undefined ? '' : vary(row.headers, ctx)
   const jsonPost = isMcp && body !== undefined ? (/^content-type:/im.test(rowLines) ? JSON_POST.replace(/^Content-Type: .*\r\n/, '') : JSON_POST) : ''
   const expected = typeof row.expect === 'object' ? row.expect : undefined
@@ -703,7 +697,7 @@ function requestOf(ctx: CaseContext, row: Row, client: string) {
   const lines = `${jsonPost}${rowLines}${conditional}`
   const headers: Record<string, string> = { ...headerObject(lines), 'x-forwarded-for': client }
   const judged: JudgedRequest = { method, target, headers, body: row.sent ?? sent, baseUrl: ctx.baseUrl }
-  const varies = [row.method, row.target].some((field) => Array.isArray(field) || typeof field === 'function')
+  const varies = [row.method, row.target].some((field) => Array.isArray(field) || typeof field === 'function' || field?.includes(' '))
   const named = row.label === undefined ? `${method} ${short(target)}` : varies ? `${row.label}: ${method} ${short(target)}` : row.label
   const label = `${named.replace('{content-type}', headers['content-type'] ?? '')}${conditional ? ' (If-None-Match)' : ''}`
   const size = body === undefined ? 0 : Buffer.byteLength(body)

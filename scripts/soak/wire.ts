@@ -73,7 +73,8 @@ export function sendHttp(port: number, agent: Agent, spec: HttpSpec, boundMs: nu
     })
     req.on('error', (error) => finish('closed', error.message))
     req.end(spec.body)
-    return () => req.destroy()
+    // An answered request leaves its socket to the agent for the next one; only one cut short is destroyed.
+    return () => answers.length === 0 && req.destroy()
   })
 }
 
