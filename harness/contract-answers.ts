@@ -66,6 +66,22 @@ export function quotaHeaderProblems(headers: Answer['headers'], state: 'spent' |
   return problems
 }
 
+/** When a client sent a request and when its answer came, on the client's monotonic clock. */
+export interface TimedExchange {
+  sentAt: number
+  answeredAt: number
+}
+
+/**
+ * The refills (a token every 500 ms) a bucket may have had by one of its decisions, as a client sees
+ * them: the bucket starts at its first decision, made after the first request was sent and before its
+ * answer came, and each decision falls between its request and its answer; the server's wall clock
+ * and the client's monotonic clock may misjudge a decision next to a refill by 25 ms.
+ */
+export function quotaRefills(first: TimedExchange, decision: TimedExchange): [number, number] {
+  return [Math.max(0, Math.floor((decision.sentAt - first.answeredAt - 25) / 500)), Math.floor((decision.answeredAt - first.sentAt + 25) / 500)]
+}
+
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(text) }
@@ -474,14 +490,19 @@ export function pageAnswerProblems(status: 200 | 404, answer: Answer): string[] 
  * - `mcp`: an answer of the decisions table (mcpAnswerProblems) with this HTTP status and, for an
  *   error, this JSON-RPC code; without a code, the payload the method returns (mcpPayloadProblems);
  *   `says`: words the body must contain;
- * - `document`: a discovery document or problem page (documentAnswerProblems);
+ *   `refusable`: the client is above its quota, so the exact 429 is right too;
+ * - `document`: a discovery document or problem page (documentAnswerProblems), 304 to If-None-Match;
+ * - `homepage`: the homepage as HTML or, when Accept prefers it, Markdown (homepageAnswerProblems);
+ * - `page`: a page asked for as HTML, 200 or 404 (pageAnswerProblems);
  * - `status`: one of these statuses (requests outside the contract's operations: pages, documents,
  *   bytes that are no HTTP request).
  */
 export type AnswerClass =
   | { kind: 'rest'; admitted?: boolean }
-  | { kind: 'mcp'; status: number; code?: number; says?: RegExp }
+  | { kind: 'mcp'; status: number; code?: number; says?: RegExp; refusable?: boolean }
   | { kind: 'document' }
+  | { kind: 'homepage'; markdown: boolean }
+  | { kind: 'page'; status: 200 | 404 }
   | { kind: 'status'; statuses: readonly number[] }
 
 export const answerClass = {
@@ -493,6 +514,8 @@ export const answerClass = {
     ...(says ? { says } : {}),
   }),
   document: (): AnswerClass => ({ kind: 'document' }),
+  homepage: (markdown: boolean): AnswerClass => ({ kind: 'homepage', markdown }),
+  page: (status: 200 | 404): AnswerClass => ({ kind: 'page', status }),
   status: (...statuses: number[]): AnswerClass => ({ kind: 'status', statuses }),
 }
 
@@ -514,14 +537,19 @@ export function answerProblems(request: JudgedRequest, answer: Answer, expected:
     return expected.statuses.includes(answer.status)
       ? []
       : [`expected ${expected.statuses.join('/')}, got ${answer.status} ${answer.body.slice(0, 120)}`]
+  const conditional = request.headers?.['if-none-match'] !== undefined
   if (expected.kind === 'document')
-    return documentAnswerProblems({ method: request.method, path: new URL(request.target, 'http://x').pathname }, answer)
+    return documentAnswerProblems({ method: request.method, path: new URL(request.target, 'http://x').pathname, conditional }, answer)
+  if (expected.kind === 'homepage')
+    return homepageAnswerProblems({ markdown: expected.markdown, accept: request.headers?.accept ?? '', conditional }, answer)
+  if (expected.kind === 'page') return pageAnswerProblems(expected.status, answer)
   if (expected.kind === 'rest') {
     const problems = restAnswerProblems(request, answer)
     if (expected.admitted && answer.status === 429) problems.push('a 429 for a client far below its quota')
     return problems
   }
   const problems = mcpAnswerProblems({ body: request.body, method: request.method, mayBeDisabled: request.mayBeDisabled }, answer)
+  if (expected.refusable && answer.status === 429) return problems
   if (answer.status !== expected.status) return [...problems, `expected HTTP ${expected.status}, got ${answer.status} ${answer.body.slice(0, 160)}`]
   if (expected.says && !expected.says.test(answer.body)) problems.push(`the answer does not say ${expected.says}: ${answer.body.slice(0, 160)}`)
   if (answer.status === 202 || request.method === 'HEAD') return problems

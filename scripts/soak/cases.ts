@@ -1,15 +1,15 @@
 /**
- * What the soak sends: valid traffic of every kind, greedy clients, and the hostile and slow requests
- * of one table (HOSTILE_ROWS, SLOW_ROWS): each row a request, how it is sent, and the class of answer
- * it must get. Every answer is judged by the one oracle of right answers (harness/contract-answers.ts);
- * how an exchange must end (answer, cut-off, close) is the runner's (run.ts).
+ * What the soak sends, as one table: every request — valid traffic, greedy clients, hostile input, slow
+ * clients — is a row: the request, how it is sent, and the class of answer it must get. Every answer is
+ * judged by the one judge of right answers (harness/contract-answers.ts); how an exchange must end
+ * (answer, cut-off, close) is the runner's (run.ts).
  */
 import {
-  API_BASE_PATH,
+  API_BASE_PATH as API,
   DEFAULT_SERVICE_NAME,
-  MCP_LEGACY_PROTOCOL_VERSIONS,
+  MCP_LEGACY_PROTOCOL_VERSIONS as LEGACY,
   MCP_PATH,
-  MCP_PROTOCOL_VERSION,
+  MCP_PROTOCOL_VERSION as MODERN,
   PUBLIC_RESOURCE_IDS,
   RESOURCE_ID_PARAMETER,
 } from '../../lib/contract/constants.ts'
@@ -23,26 +23,21 @@ import {
   answerProblems,
   CONTRACT_DOCUMENTS,
   CONTRACT_PROBLEM_CODES,
-  documentAnswerProblems,
-  homepageAnswerProblems,
   type JudgedRequest,
-  mcpAnswerProblems,
-  pageAnswerProblems,
 } from '../../harness/contract-answers.ts'
-import { forwardedForm, integer, pick, type ClientPool, type Random } from './clients.ts'
+import { integer, pick, type ClientPool, type Random } from './clients.ts'
 import type { Answered, HttpSpec, RawPlan } from './wire.ts'
 
 export const VALID_CATEGORIES = ['rest', 'mcp-modern', 'mcp-legacy', 'documents', 'homepage', 'pages', 'pipelined'] as const
 export const HOSTILE_CATEGORIES = ['bad-path', 'bad-body', 'header-flood', 'hostile-cookie', 'wrong-method', 'garbage'] as const
 export const SLOW_CATEGORIES = ['slow-headers', 'idle-connection', 'slow-body', 'slow-reader'] as const
+type ValidCategory = (typeof VALID_CATEGORIES)[number]
 type HostileCategory = (typeof HOSTILE_CATEGORIES)[number]
 export type SlowCategory = (typeof SLOW_CATEGORIES)[number]
-export type Category = (typeof VALID_CATEGORIES)[number] | HostileCategory | SlowCategory | 'quota-greedy'
+export type Category = ValidCategory | HostileCategory | SlowCategory | 'quota-greedy'
 
-/** The longest any ordinary request may take before it counts as a hang. */
+/** The longest any ordinary request may take before it counts as a hang (requests with 2 MB bodies: twice that). */
 export const HANG_MS = 10_000
-/** Requests with 2 MB bodies get longer. */
-const BIG_BODY_HANG_MS = 20_000
 /** Scheduling slack on a loaded 2-core machine, added to the server's cut-off bounds. */
 export const CUT_OFF_SLACK_MS = 2_000
 
@@ -68,20 +63,61 @@ export interface SoakCase {
   learn?: (answer: Answered) => void
 }
 
+/** The soak's state: the site, its random source and clients, the ETags seen (per target and variant), a 2 MB + 1 byte filler. */
 export interface CaseContext {
   port: number
   baseUrl: string
   random: Random
   pool: ClientPool
-  /** ETags seen per path and variant, for conditional requests. */
   etags: Map<string, string>
-  /** A 2 MB + 1 byte filler, built once. */
   bigFiller: Buffer
 }
 
-const MODERN = MCP_PROTOCOL_VERSION
-const LEGACY = MCP_LEGACY_PROTOCOL_VERSIONS
-const API = API_BASE_PATH
+export const toAnswer = (answered: Answered): Answer => ({ status: answered.status, headers: answered.headers, body: answered.body.toString('utf8') })
+
+/** A value fixed in the row, or picked anew (from a list, or by a function of the soak's state) each time the row is sent. */
+type Varies<T> = T | readonly T[] | ((ctx: CaseContext) => T)
+
+/**
+ * A request, how it is sent, and the class of its answer. How: `whole` (the default): its bytes at once
+ * on a connection of its own; `client`: through the keep-alive client (`chunked`: its body chunked);
+ * `pipelined`: `repeat` requests picked from `parts` at once on one connection, each answered in order;
+ * `slow-headers`: the head never ends, a byte every 400 ms; `slow-body`: the body trickled, a byte every
+ * 500 ms; `idle`: connect and send nothing; `unread`: sent `repeat` times at once, the answers never read.
+ */
+interface Row {
+  /** Without one: the method and target; a row that varies them names the ones sent after its label. */
+  label?: string
+  /** How often the row is picked, relative to the others of its category (default 1). */
+  share?: number
+  method?: Varies<string>
+  /** Without one: POST /mcp with JSON. A method or target with spaces is a list, one picked each time. */
+  target?: Varies<string>
+  /** Header lines as sent (each ending in CRLF), after Host, X-Forwarded-For and Connection. */
+  headers?: Varies<string>
+  /** An object is sent as its JSON. */
+  body?: Varies<string | Buffer | object | typeof BIG>
+  /** The whole message instead (`{head}`, `{host}`, `{client}`: the usual head, this site, a client's X-Forwarded-For line). */
+  raw?: Varies<string | Buffer>
+  how?: 'whole' | 'client' | 'chunked' | 'pipelined' | 'slow-headers' | 'slow-body' | 'idle' | 'unread'
+  /** `close`: no answer, the server closes; `cut-off`: a 408 or a close in the window; `each`: as each part says. */
+  expect: AnswerClass | 'close' | 'cut-off' | 'each'
+  /** The server may also refuse by closing (a head it stops reading). */
+  orClose?: boolean
+  /** The head's bytes as written, one byte per character (obs-text); else UTF-8. */
+  latin1?: boolean
+  /** What the body says, for the judge, when it is too deep to parse here. */
+  sent?: unknown
+  /** Share of sends with If-None-Match once the ETag of the target (and variant) is known. */
+  conditional?: number
+  repeat?: number | readonly [number, number]
+  parts?: readonly Row[]
+  /** A pipelined row that reads its answers only after this long. */
+  pauseMs?: number
+}
+
+/** The filler body: 2 MB + 1 bytes, one more than POST /mcp takes. */
+const BIG: unique symbol = Symbol('2 MB + 1')
 /** The valid operation paths; hostile paths below are written out, as an attacker would. */
 const PATH = {
   health: operationPath('getAgentHealth'),
@@ -89,98 +125,175 @@ const PATH = {
   resources: operationPath('listPublicResources'),
   resource: (id: string) => operationPath('getPublicResource', { [RESOURCE_ID_PARAMETER]: id }),
 }
+const HEALTH = PATH.health
+const RESOURCES = PUBLIC_RESOURCE_IDS.map(PATH.resource)
+const RESOURCE = PATH.resource('product-overview')
 /** The soak's site runs with the default SERVICE_NAME. */
 const TOOL = {
   capabilities: mcpToolName(DEFAULT_SERVICE_NAME, 'getPublicCapabilities'),
   list: mcpToolName(DEFAULT_SERVICE_NAME, 'listPublicResources'),
   read: mcpToolName(DEFAULT_SERVICE_NAME, 'getPublicResource'),
 }
-const { rest, mcp, status } = answerClass
-
-export function toAnswer(answered: Answered): Answer {
-  return { status: answered.status, headers: answered.headers, body: answered.body.toString('utf8') }
-}
-
-const lower = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
+const { rest, mcp, status, document, homepage, page } = answerClass
+/** A client far below its quota: never a 429. */
+const ADMITTED = rest(true)
 const short = (text: string) => (text.length > 50 ? `${text.slice(0, 50)}… (${text.length} chars)` : text)
+const lines = (count: number, line: (i: number) => string) => Array.from({ length: count }, (_, i) => line(i)).join('')
+/** Between `min` and `max` numbered header lines. */
+const numbered =
+  (min: number, max: number, line: (i: number) => string) =>
+  ({ random }: CaseContext) =>
+    lines(integer(random, min, max), line)
+/** Rows sent through the keep-alive client (unless they say otherwise): the connection must serve on after the refusal. */
+const viaClient = (rows: readonly Row[]): Row[] => rows.map((row) => ({ how: 'client', ...row }))
+/** GET, or HEAD this share of the time. */
+const getOrHead =
+  (headShare: number) =>
+  ({ random }: CaseContext) =>
+    random() < headShare ? 'HEAD' : 'GET'
+const [MOSTLY_GET, GET_OR_HEAD] = [getOrHead(0.1), getOrHead(0.15)]
 
-function parsedJson(text: string | Buffer): unknown {
-  try {
-    return JSON.parse(text.toString())
-  } catch {
-    return undefined
-  }
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'soak', version: '1.0.0' },
 }
-
-/** One answer, judged against its class. */
-function judgeOne(request: JudgedRequest, expected: AnswerClass): (answers: Answer[]) => string[] {
-  return (answers) => (answers[0] ? answerProblems(request, answers[0], expected) : ['no answer'])
-}
-
-function envelope(version = MODERN) {
-  return {
-    'io.modelcontextprotocol/protocolVersion': version,
-    'io.modelcontextprotocol/clientCapabilities': {},
-    'io.modelcontextprotocol/clientInfo': { name: 'soak', version: '1.0.0' },
-  }
-}
-
 /** A JSON-RPC request of the 2026-07-28 protocol: the `_meta` envelope in its params. */
-const request = (method: string, params: Record<string, unknown> = {}, id: string | number = 1) => ({
+const request = (method: string, params: object = {}, id: string | number = 1) => ({
   jsonrpc: '2.0',
   id,
   method,
-  params: { ...params, _meta: envelope() },
+  params: { ...params, _meta: ENVELOPE },
 })
 /** The header lines of a 2026-07-28 request: the version and the mirrored method and name. */
-function mirrored(method: string, name?: string): string {
-  return `MCP-Protocol-Version: ${MODERN}\r\nMcp-Method: ${method}\r\n${name ? `Mcp-Name: ${name}\r\n` : ''}`
+const mirrored = (method: string, name?: string) =>
+  `MCP-Protocol-Version: ${MODERN}\r\nMcp-Method: ${method}\r\n${name ? `Mcp-Name: ${name}\r\n` : ''}`
+/** A well-formed 2026-07-28 request with a fresh id. */
+function modern(method: string, params: { name?: string; uri?: string; arguments?: object } = {}, share = 1): Row {
+  const name = params.name ?? params.uri
+  const id = ({ random }: CaseContext) => (random() < 0.5 ? `soak-${integer(random, 1, 1e9)}` : integer(random, 0, 2 ** 40))
+  return {
+    label: `modern ${method}${name ? ` ${name}` : ''}`,
+    share,
+    headers: mirrored(method, name),
+    body: (ctx) => request(method, params, id(ctx)),
+    expect: mcp(200),
+  }
 }
-const JSON_POST = 'Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n'
+/** A well-formed request of a legacy protocol version. */
+const legacy = (method: string, params?: object, share = 1): Row => ({
+  label: `legacy ${method}`,
+  share,
+  headers: ({ random }) => `MCP-Protocol-Version: ${pick(random, LEGACY)}\r\n`,
+  body: ({ random }) => ({ jsonrpc: '2.0', id: integer(random, 1, 1e6), method, ...(params ? { params } : {}) }),
+  expect: mcp(200),
+})
+/** Rows of one answer class, one a body each: POST /mcp with `headers`. */
+const bodies = (expect: AnswerClass, headers: string, rows: Record<string, Row['body']>): Row[] =>
+  Object.entries(rows).map(([label, body]) => ({ label, headers, body, expect }))
+const ping = { jsonrpc: '2.0', id: 7, method: 'ping' }
+const [TOOLS_LIST_TWO, RESOURCES_LIST_THREE] = [
+  { jsonrpc: '2.0', id: 'two', method: 'tools/list' },
+  { jsonrpc: '2.0', id: 3, method: 'resources/list' },
+]
 const OLD = 'MCP-Protocol-Version: 2025-11-25\r\n'
+const LEGACY_2025_03 = 'MCP-Protocol-Version: 2025-03-26\r\n'
+const ORIGIN = 'Origin: https://agent.example\r\n'
+const EMPTY = 'Content-Length: 0\r\n'
+const JSON_TYPE = 'Content-Type: application/json\r\n'
+const DOCUMENTS = Object.keys(CONTRACT_DOCUMENTS)
+const ACCEPTS = ['text/markdown', 'text/html', '*/*', 'text/markdown, text/html;q=0.5', 'text/markdown;q=0.9, text/html', 'text/*', '']
+const ODD_ACCEPTS = [
+  'text/html;q=0.8, text/markdown;q=0.8',
+  'application/json',
+  'text/markdown;q=0',
+  'TEXT/MARKDOWN',
+  'text/markdown;q=abc, text/html;q=0.1',
+]
 
-// ------------------------------------------------------------------------------------------------
-// The hostile and slow table
+const PIPELINED: Row[] = [
+  { share: 5, method: getOrHead(0.2), target: `${HEALTH} ${PATH.resources} ${PATH.resource('agent-boundaries')} ${API}/nope`, expect: rest() },
+  { share: 3, target: DOCUMENTS, expect: document() },
+  { share: 2, headers: OLD, body: ({ random }) => ({ ...ping, id: integer(random, 0, 1e6) }), expect: mcp(200) },
+]
 
-/** A value fixed in the row, or picked anew (from a list, or by a function of the soak's state) each time the row is sent. */
-type Varies<T> = T | readonly T[] | ((ctx: CaseContext) => T)
-
-/**
- * How a row's request is sent:
- * `whole`: its exact bytes at once, on a connection of its own (the default);
- * `client`: through the keep-alive client, framed by Content-Length; `chunked`: the same, body chunked;
- * `slow-headers`: the head never ends, a header line trickled every 400 ms;
- * `slow-body`: the head whole, the body trickled a byte every 500 ms;
- * `idle`: connect and send nothing; `unread`: sent whole, and the answers never read.
- */
-type How = 'whole' | 'client' | 'chunked' | 'slow-headers' | 'slow-body' | 'idle' | 'unread'
-
-interface Row {
-  label: string
-  method?: Varies<string>
-  target?: Varies<string>
-  /** Header lines as sent (each ending in CRLF), after Host, X-Forwarded-For and Connection. */
-  headers?: Varies<string>
-  /** The body; an object is sent as its JSON. */
-  body?: Varies<string | Buffer | object | typeof BIG>
-  /** The whole message instead of one built from the fields above (`{host}`, `{client}`: this site, a client's X-Forwarded-For line). */
-  raw?: Varies<string | Buffer>
-  how?: How
-  /** The answer's class; `close`: no answer, the server closes; `cut-off`: a 408 or a close, within the cut-off window. */
-  expect: AnswerClass | 'close' | 'cut-off'
-  /** The server may also refuse by closing (a head it stops reading). */
-  orClose?: boolean
-  /** The head's bytes as written, one byte per character (obs-text); else UTF-8. */
-  latin1?: boolean
-  /** What the body says for the judge when it is too deep to parse here. */
-  sent?: unknown
-  /** Request count and how many repeats (pipelined, never read). */
-  repeat?: number
+/** Valid traffic by category: every operation and document, as well-behaved clients ask for them. */
+const VALID_ROWS: Record<ValidCategory, readonly Row[]> = {
+  rest: viaClient([
+    ...[HEALTH, PATH.capabilities, PATH.resources].map(
+      (target, i): Row => ({ share: i === 0 ? 20 : 15, method: GET_OR_HEAD, target, expect: ADMITTED }),
+    ),
+    { share: 30, method: GET_OR_HEAD, target: RESOURCES, expect: ADMITTED },
+    {
+      share: 8,
+      target: `${API}/resources/pricing ${API}/resources/PRODUCT-OVERVIEW ${RESOURCE}.md ${API}/resources/%70roduct-overview`,
+      expect: ADMITTED,
+    },
+    { share: 6, method: 'OPTIONS', target: RESOURCES, headers: `${ORIGIN}Access-Control-Request-Method: GET\r\n`, expect: ADMITTED },
+    { share: 6, target: HEALTH, headers: `${ORIGIN}Accept: application/json\r\n`, expect: ADMITTED },
+  ]),
+  'mcp-modern': viaClient([
+    modern('server/discover', {}, 12),
+    modern('resources/list', {}, 13),
+    ...PUBLIC_RESOURCE_IDS.map((id) => modern('resources/read', { uri: `service://public/${id}` }, 17 / 3)),
+    modern('tools/list', {}, 13),
+    modern('tools/call', { name: TOOL.capabilities, arguments: {} }, 10),
+    modern('tools/call', { name: TOOL.list, arguments: {} }, 10),
+    ...PUBLIC_RESOURCE_IDS.map((resourceId) => modern('tools/call', { name: TOOL.read, arguments: { resourceId } }, 17 / 3)),
+    modern('resources/read', { uri: 'service://public/pricing' }, 4),
+    modern('tools/call', { name: TOOL.read, arguments: { resourceId: 'nope' } }, 4),
+  ]),
+  'mcp-legacy': viaClient([
+    ...[...LEGACY, MODERN, '2024-11-05'].map((asked): Row => {
+      const params = { protocolVersion: asked, capabilities: {}, clientInfo: { name: 'soak', version: '1' } }
+      return { label: `legacy initialize ${asked}`, share: 5, body: { jsonrpc: '2.0', id: 1, method: 'initialize', params }, expect: mcp(200) }
+    }),
+    { ...legacy('notifications/initialized', undefined, 10), body: { jsonrpc: '2.0', method: 'notifications/initialized' }, expect: mcp(202) },
+    legacy('tools/list', undefined, 15),
+    ...PUBLIC_RESOURCE_IDS.map((resourceId) => legacy('tools/call', { name: TOOL.read, arguments: { resourceId } }, 20 / 3)),
+    ...PUBLIC_RESOURCE_IDS.map((id) => legacy('resources/read', { uri: `service://public/${id}` }, 10 / 3)),
+    legacy('ping', undefined, 8),
+    { label: 'legacy 2025-03-26 batch', share: 12, headers: LEGACY_2025_03, body: [[ping, TOOLS_LIST_TWO, RESOURCES_LIST_THREE]], expect: mcp(200) },
+  ]),
+  documents: viaClient([
+    { share: 76, target: DOCUMENTS, conditional: 0.25, expect: document() },
+    { share: 9, method: 'HEAD', target: DOCUMENTS, expect: document() },
+    {
+      label: 'GET /problems/<code>',
+      share: 15,
+      target: CONTRACT_PROBLEM_CODES.map((code) => `/problems/${code}`),
+      conditional: 0.25,
+      expect: document(),
+    },
+  ]),
+  homepage: viaClient(
+    [...ACCEPTS, ...ODD_ACCEPTS].map((accept) => ({
+      label: `/ as ${prefersMarkdown(accept) ? 'markdown' : 'html'} (Accept ${JSON.stringify(accept)})`,
+      method: MOSTLY_GET,
+      target: '/',
+      headers: accept && `Accept: ${accept}\r\n`,
+      conditional: 0.2,
+      expect: homepage(prefersMarkdown(accept)),
+    })),
+  ),
+  pages: viaClient([
+    { share: 85, method: MOSTLY_GET, target: '/pricing /contact /login /developers', headers: 'Accept: text/html\r\n', expect: page(200) },
+    {
+      label: '<unknown page>',
+      share: 15,
+      method: MOSTLY_GET,
+      target: '/no-such-page /pricing/extra /developer',
+      headers: 'Accept: text/html\r\n',
+      expect: page(404),
+    },
+  ]),
+  // Several requests on one connection at once, the last closing it: REST, documents, MCP.
+  pipelined: [
+    { label: 'pipelined', share: 9, how: 'pipelined', repeat: [3, 12], parts: PIPELINED, expect: 'each' },
+    { label: 'pipelined, read after 1 s', how: 'pipelined', repeat: [3, 12], parts: PIPELINED, pauseMs: 1_000, expect: 'each' },
+  ],
 }
 
-/** The filler body: 2 MB + 1 bytes, one more than POST /mcp takes. */
-const BIG: unique symbol = Symbol('2 MB + 1')
-const API_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND', 'QUERY', 'SEARCH', 'PURGE', 'TRACE', 'OPTIONS', 'MKCOL', 'LINK']
 const FORGED_OVERRIDES = [
   'vercel-flag-overrides=forged',
   'vercel-flag-overrides=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA',
@@ -194,15 +307,10 @@ const ODD_COOKIES = ['a', '=;=;=', '"x', ';;;', 'x=%', '__Host-x=1; __Secure-y=2
 /** A hostile Cookie header line: a forged flag override, one big cookie, hundreds of cookies, or an odd one. */
 function cookie({ random }: CaseContext): string {
   const r = random()
-  const value =
-    r < 0.5
-      ? pick(random, FORGED_OVERRIDES)
-      : r < 0.7
-        ? `big=${'c'.repeat(integer(random, 4_000, 12_000))}`
-        : r < 0.85
-          ? Array.from({ length: integer(random, 100, 600) }, (_, i) => `c${i}=${i}`).join('; ')
-          : pick(random, ODD_COOKIES)
-  return `Cookie: ${value}\r\n`
+  if (r < 0.5) return `Cookie: ${pick(random, FORGED_OVERRIDES)}\r\n`
+  if (r < 0.7) return `Cookie: big=${'c'.repeat(integer(random, 4_000, 12_000))}\r\n`
+  if (r < 0.85) return `Cookie: ${Array.from({ length: integer(random, 100, 600) }, (_, i) => `c${i}=${i}`).join('; ')}\r\n`
+  return `Cookie: ${pick(random, ODD_COOKIES)}\r\n`
 }
 
 const PATH_PIECES = [
@@ -224,60 +332,55 @@ const PATH_PIECES = [
   'x'.repeat(200),
 ]
 /** A random path under the API: dot segments, encoded slashes and bytes, invalid escapes, unicode. */
-function randomApiPath(random: Random): string {
+function randomApiPath({ random }: CaseContext): string {
   const segments = Array.from({ length: integer(random, 1, 8) }, () => pick(random, PATH_PIECES))
   const query = random() < 0.2 ? `?${pick(random, ['x=%', 'a=b&c', '%%', `q=${'z'.repeat(500)}`])}` : ''
   return `${API}/${segments.join('/')}${query}`
 }
-const lines = (count: number, line: (i: number) => string) => Array.from({ length: count }, (_, i) => line(i)).join('')
-/** Rows sent through the keep-alive client (unless they say otherwise): the connection must serve on after the refusal. */
-const viaClient = (rows: readonly Row[]): Row[] => rows.map((row) => ({ how: 'client', ...row }))
-/** `status target` lines: one row each, a GET of the target that must get the status. */
-const statusRows = (table: string): Row[] =>
+/** `status target` lines (`rest`: the contract's REST answer): one row each, a GET of the target. */
+const getRows = (table: string): Row[] =>
   table
     .trim()
     .split(/\s*\n\s*/)
-    .map((line) => ({ label: short(line.slice(4)), target: line.slice(4), expect: status(Number(line.slice(0, 3))) }))
-const ping = { jsonrpc: '2.0', id: 7, method: 'ping' }
-const EMPTY = 'Content-Length: 0\r\n'
-const JSON_TYPE = 'Content-Type: application/json\r\n'
-const WEBSOCKET = 'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n'
-const LONG_ACCEPT = Array.from({ length: 400 }, (_, i) => `text/x-${i};q=0.${i % 10}`)
-  .join(', ')
-  .slice(0, 8_000)
-const truncated = (full: string, random: Random) => full.slice(0, integer(random, 1, full.length - 1))
-const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
+    .map((line) => line.split(' ') as [string, string])
+    .map(([expected, target]) => ({ label: short(target), target, expect: expected === 'rest' ? rest() : status(Number(expected)) }))
+const TOOLS_LIST = JSON.stringify(request('tools/list'))
 const nestedArgument = (resourceId: unknown) => ({
   jsonrpc: '2.0',
   id: 9,
   method: 'tools/call',
   params: { name: TOOL.read, arguments: { resourceId } },
 })
-const LEGACY_2025_03 = 'MCP-Protocol-Version: 2025-03-26\r\n'
+const deeplyNested = ({ random }: CaseContext) => {
+  const depth = integer(random, 5_000, 50_000)
+  return JSON.stringify(nestedArgument(0)).replace('"resourceId":0', `"resourceId":${'['.repeat(depth)}${']'.repeat(depth)}`)
+}
+const contentTypes = (...types: string[]) => types.map((type) => `Content-Type: ${type}\r\n`)
+const rawRows = (expected: number, rows: Record<string, string>): Row[] =>
+  Object.entries(rows).map(([label, raw]) => ({ label, raw, expect: status(expected) }))
 
 /** Hostile requests by category; one row of a category is picked per request, at random. */
 const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
   'bad-path': [
-    {
-      label: 'random API path',
-      method: ({ random }) => (random() < 0.85 ? 'GET' : 'HEAD'),
-      target: ({ random }) => randomApiPath(random),
-      expect: rest(),
-    },
-    ...[
-      '/resources/%2e%2e/health',
-      '/%2fhealth',
-      '/resources/%2Fproduct-overview',
-      '//health',
-      '/health/',
-      '',
-      '/',
-      '/resources/../../../../etc/passwd',
-    ]
-      .concat(['/resources/%E0%A4%A', '/resources/%00', '/resources/product%2Doverview', '/health?x=%', '/resources/a|b', '/resources/"x"'])
-      .concat(['/resources/{x}<y>', `/${'a/'.repeat(3000)}`, `/${'b'.repeat(15_000)}`])
-      .map((path): Row => ({ label: `API ${short(`${API}${path}`)}`, target: `${API}${path}`, expect: rest() })),
-    ...statusRows(`
+    { label: 'random API path', method: getOrHead(0.15), target: randomApiPath, expect: rest() },
+    ...getRows(`
+      rest ${API}/resources/%2e%2e/health
+      rest ${API}/%2fhealth
+      rest ${API}/resources/%2Fproduct-overview
+      rest ${API}//health
+      rest ${API}/health/
+      rest ${API}
+      rest ${API}/
+      rest ${API}/resources/../../../../etc/passwd
+      rest ${API}/resources/%E0%A4%A
+      rest ${API}/resources/%00
+      rest ${API}/resources/product%2Doverview
+      rest ${API}/health?x=%
+      rest ${API}/resources/a|b
+      rest ${API}/resources/"x"
+      rest ${API}/resources/{x}<y>
+      rest ${API}/${'a/'.repeat(3000)}
+      rest ${API}/${'b'.repeat(15_000)}
       404 /%2e%2e/%2e%2e/etc/passwd
       400 /pricing/%
       400 /pricing%
@@ -285,7 +388,7 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
       400 /_next/%E0%A4%A
       308 //pricing
       308 ///
-      308 /${PATH.health}
+      308 /${HEALTH}
       308 ${API}\\health
       200 /?%
       400 /problems/%
@@ -302,73 +405,61 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
       404 /api
       404 /api/agent/v2/health
       200 *
-      200 http://evil.example${PATH.health}`),
+      200 http://evil.example${HEALTH}`),
   ],
   'bad-body': viaClient([
-    {
-      label: 'truncated JSON',
-      headers: OLD,
-      body: ({ random }) => truncated(JSON.stringify(request('tools/list')), random),
-      expect: mcp(400, -32700),
-    },
-    { label: 'invalid JSON', headers: OLD, body: ['{', 'nul', '{"jsonrpc":"2.0",}', "{'a':1}", '[1,]', '\u0000'], expect: mcp(400, -32700) },
-    { label: 'invalid UTF-8', headers: OLD, body: Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x7d]), expect: mcp(400, -32700) },
-    { label: 'empty body', headers: OLD, body: '', expect: mcp(400, -32700) },
-    {
-      label: 'not a JSON-RPC request',
-      headers: OLD,
-      body: ['42', '"x"', 'null', 'true', {}, { ...ping, jsonrpc: '1.0' }, { ...ping, id: 1.5 }, { ...ping, method: 7 }],
-      expect: mcp(400, -32600),
-    },
+    ...bodies(mcp(400, -32700), OLD, {
+      'truncated JSON': ({ random }) => TOOLS_LIST.slice(0, integer(random, 1, TOOLS_LIST.length - 1)),
+      'invalid JSON': ['{', 'nul', '{"jsonrpc":"2.0",}', "{'a':1}", '[1,]', '\u0000'],
+      'invalid UTF-8': Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x7d]),
+      'empty body': '',
+    }),
+    ...bodies(mcp(400, -32600), OLD, {
+      'not a JSON-RPC request': ['42', '"x"', 'null', 'true', {}, { ...ping, jsonrpc: '1.0' }, { ...ping, id: 1.5 }, { ...ping, method: 7 }],
+      'empty batch': [[]],
+      'deeply nested array': `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+    }),
+    ...bodies(mcp(400, -32600), LEGACY_2025_03, {
+      'batch of 21': [Array.from({ length: 21 }, (_, id) => ({ ...ping, id }))],
+      'batch with a repeated id': [[ping, ping]],
+    }),
+    { label: 'modern batch', headers: `MCP-Protocol-Version: ${MODERN}\r\n`, body: [[ping, { ...ping, id: 8 }]], expect: mcp(400, -32600) },
     { label: '2 MB + 1 body', headers: OLD, body: BIG, expect: mcp(413, -31413) },
     { label: '2 MB + 1 chunked body', how: 'chunked', headers: OLD, body: BIG, expect: mcp(413, -31413) },
     {
-      label: 'Content-Type',
-      headers: ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'text/json'].map(
-        (type) => `${OLD}Content-Type: ${type}\r\n`,
-      ),
+      label: 'Content-Type {content-type}',
+      headers: contentTypes(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/jsonx',
+        'text/json',
+      ).map((h) => OLD + h),
       body: ping,
       expect: mcp(415, -31415),
     },
-    { label: 'batch of 21', headers: LEGACY_2025_03, body: [Array.from({ length: 21 }, (_, id) => ({ ...ping, id }))], expect: mcp(400, -32600) },
-    { label: 'modern batch', headers: `MCP-Protocol-Version: ${MODERN}\r\n`, body: [[ping, { ...ping, id: 8 }]], expect: mcp(400, -32600) },
-    { label: 'batch with a repeated id', headers: LEGACY_2025_03, body: [[ping, ping]], expect: mcp(400, -32600) },
-    { label: 'empty batch', headers: OLD, body: [[]], expect: mcp(400, -32600) },
-    { label: 'deeply nested array', headers: OLD, body: `${'['.repeat(100_000)}${']'.repeat(100_000)}`, expect: mcp(400, -32600) },
+    // A nested resourceId once overflowed JSON.stringify (-32603).
     {
-      // A nested resourceId once overflowed JSON.stringify (-32603).
       label: 'deeply nested tool argument',
       headers: OLD,
-      body: ({ random }) => JSON.stringify(nestedArgument(0)).replace('"resourceId":0', `"resourceId":${nested(integer(random, 5_000, 50_000))}`),
+      body: deeplyNested,
       sent: nestedArgument([]),
       expect: mcp(200, undefined, /must be a string, not an array/),
     },
     { label: 'modern tools/list', headers: mirrored('resources/list'), body: request('tools/list'), expect: mcp(400, -32020) },
-    {
-      label: 'modern without _meta',
-      headers: mirrored('tools/list'),
-      body: { jsonrpc: '2.0', id: 'no-meta', method: 'tools/list', params: {} },
-      expect: mcp(400, -32602),
-    },
+    { label: 'modern without _meta', headers: mirrored('tools/list'), body: { ...request('tools/list'), params: {} }, expect: mcp(400, -32602) },
     { label: 'unsupported version', headers: 'MCP-Protocol-Version: 2099-01-01\r\n', body: ping, expect: mcp(400, -32022) },
     ...['prompts/list', 'logging/setLevel', 'subscriptions/listen', 'constructor', '__proto__', 'x'.repeat(300)].map(
       (method): Row => ({ label: `modern ${method.slice(0, 40)}`, headers: mirrored(method), body: request(method), expect: mcp(404, -32601) }),
     ),
     { label: 'huge id', headers: OLD, body: ({ random }) => ({ ...ping, id: 'i'.repeat(integer(random, 10_000, 1_000_000)) }), expect: mcp(200) },
-    {
-      label: 'POST 2 MB to the API',
-      method: 'POST',
-      target: [PATH.health, PATH.resource('product-overview'), `${API}/nope`],
-      headers: 'Content-Type: application/json\r\n',
-      body: BIG,
-      expect: rest(),
-    },
+    { label: 'POST 2 MB to the API', method: 'POST', target: `${HEALTH} ${RESOURCE} ${API}/nope`, headers: JSON_TYPE, body: BIG, expect: rest() },
     // Prerendered pages take GET and HEAD only; npm start refuses a POST before Next sees it.
     {
       label: 'POST 2 MB to a page or document',
       method: 'POST',
-      target: ['/', '/openapi.json', '/pricing', '/contact'],
-      headers: ['application/json', 'application/x-www-form-urlencoded', 'text/plain'].map((type) => `Content-Type: ${type}\r\n`),
+      target: '/ /openapi.json /pricing /contact',
+      headers: contentTypes('application/json', 'application/x-www-form-urlencoded', 'text/plain'),
       body: BIG,
       expect: status(405),
     },
@@ -382,75 +473,64 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
     },
   ]),
   'header-flood': [
-    {
-      label: 'hundreds of headers',
-      target: PATH.health,
-      headers: ({ random }) => lines(integer(random, 100, 900), (i) => `X-F${i}: v\r\n`),
-      expect: rest(),
-    },
+    { label: 'hundreds of headers', target: HEALTH, headers: numbered(100, 900, (i) => `X-F${i}: v\r\n`), expect: rest() },
     {
       label: 'thousands of headers (> 16 KiB)',
-      target: PATH.health,
-      headers: ({ random }) => lines(integer(random, 1_500, 3_000), (i) => `X-Flood-${i}: value\r\n`),
+      target: HEALTH,
+      headers: numbered(1_500, 3_000, (i) => `X-Flood-${i}: value\r\n`),
       expect: status(431),
       orClose: true,
     },
     {
       label: 'one 20-100 KB header value',
-      target: [PATH.health, MCP_PATH, '/', '/pricing'],
+      target: `${HEALTH} ${MCP_PATH} / /pricing`,
       headers: ({ random }) => `X-Big: ${'a'.repeat(integer(random, 20_000, 100_000))}\r\n`,
       expect: status(431),
       orClose: true,
     },
-    {
-      label: '15 KB of headers (under the limit)',
-      target: PATH.health,
-      headers: lines(55, (i) => `X-Wide-${i}: ${'w'.repeat(250)}\r\n`),
-      expect: rest(),
-    },
+    { label: '15 KB of headers (under the limit)', target: HEALTH, headers: lines(55, (i) => `X-Wide-${i}: ${'w'.repeat(250)}\r\n`), expect: rest() },
     {
       label: '200 X-Forwarded-For lines',
-      target: PATH.health,
+      target: HEALTH,
       headers: (ctx) => lines(200, () => `X-Forwarded-For: ${ctx.pool.forwardedFor(ctx.random)}\r\n`),
       expect: rest(),
     },
-    { label: '8 KB Accept on /', target: '/', headers: `Accept: ${LONG_ACCEPT}\r\n`, expect: status(200) },
+    {
+      label: '8 KB Accept on /',
+      target: '/',
+      headers: `Accept: ${Array.from({ length: 400 }, (_, i) => `text/x-${i};q=0.${i % 10}`).join(', ')}\r\n`,
+      expect: status(200),
+    },
     {
       label: '300 Mcp-Method lines',
-      headers: `MCP-Protocol-Version: ${MODERN}\r\n${lines(300, () => 'Mcp-Method: tools/list\r\n')}`,
-      latin1: true,
+      headers: mirrored('tools/list') + lines(299, () => 'Mcp-Method: tools/list\r\n'),
       body: request('tools/list'),
       expect: mcp(400, -32020),
     },
     {
       label: 'every token character in header names',
-      target: PATH.health,
+      target: HEALTH,
       headers: "!#$%&'*+-.^_`|~09AZaz: v\r\nX-Empty:\r\nX-Spaces:    padded   \r\n",
       expect: rest(),
     },
     {
       label: 'obs-text in Mcp-Method',
-      headers: `MCP-Protocol-Version: ${MODERN}\r\nMcp-Method: tools/l\xefst\r\n`,
+      headers: mirrored('tools/l\xefst'),
       latin1: true,
       body: request('tools/list', {}, 2),
       expect: mcp(400, -32020),
     },
-    {
-      label: 'obs-text in Accept and a cookie',
-      target: PATH.health,
-      headers: 'Accept: text/\xff\xfe\r\nCookie: caf\xe9=cr\xe8me\r\n',
-      expect: rest(),
-    },
+    { label: 'obs-text in Accept and a cookie', target: HEALTH, headers: 'Accept: text/\xff\xfe\r\nCookie: caf\xe9=cr\xe8me\r\n', expect: rest() },
   ],
   'hostile-cookie': viaClient([
-    { label: 'REST with a hostile cookie', target: [PATH.health, PATH.resource('product-overview')], headers: cookie, expect: rest() },
+    { label: 'REST with a hostile cookie', target: `${HEALTH} ${RESOURCE}`, headers: cookie, expect: rest() },
     {
       label: 'MCP with a hostile cookie',
       headers: (ctx) => `${mirrored('tools/call', TOOL.capabilities)}${cookie(ctx)}`,
       body: request('tools/call', { name: TOOL.capabilities, arguments: {} }),
       expect: mcp(200),
     },
-    ...statusRows('200 /\n200 /pricing\n200 /login\n200 /openapi.json\n401 /.well-known/vercel/flags').map((row) => ({
+    ...getRows('200 /\n200 /pricing\n200 /login\n200 /openapi.json\n401 /.well-known/vercel/flags').map((row) => ({
       ...row,
       label: `${row.target} with a hostile cookie`,
       headers: cookie,
@@ -459,44 +539,38 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
   'wrong-method': [
     {
       label: 'another method on the API',
-      method: API_METHODS,
-      target: [PATH.health, PATH.resource('product-overview'), PATH.resource('nope'), `${API}/nope`, API],
+      method: 'POST PUT PATCH DELETE PROPFIND QUERY SEARCH PURGE TRACE OPTIONS MKCOL LINK',
+      target: `${HEALTH} ${RESOURCE} ${API}/resources/nope ${API}/nope ${API}`,
       headers: EMPTY,
       expect: rest(),
     },
     { label: 'GET /mcp (an event stream)', target: MCP_PATH, headers: 'Accept: text/event-stream\r\n', expect: mcp(405, -31405) },
     {
       label: 'another method on /mcp',
-      method: ['DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND'],
+      method: 'DELETE PUT PATCH HEAD OPTIONS TRACE PROPFIND',
       target: MCP_PATH,
       headers: EMPTY,
       expect: mcp(405, -31405),
     },
     {
       label: 'another method on a document',
-      method: ['POST', 'PUT', 'DELETE', 'PATCH', 'TRACE'],
-      target: ['/', '/openapi.json', '/llms.txt', '/robots.txt', '/problems/method_not_allowed', '/.well-known/mcp.json'],
+      method: 'POST PUT DELETE PATCH TRACE',
+      target: '/ /openapi.json /llms.txt /robots.txt /problems/method_not_allowed /.well-known/mcp.json',
       headers: EMPTY,
       expect: status(405),
     },
-    {
-      label: 'another method on a page',
-      method: ['POST', 'PUT', 'DELETE', 'TRACE', 'PROPFIND'],
-      target: ['/pricing', '/login'],
-      headers: EMPTY,
-      expect: status(405),
-    },
+    { label: 'another method on a page', method: 'POST PUT DELETE TRACE PROPFIND', target: '/pricing /login', headers: EMPTY, expect: status(405) },
     // Refused on its method before its body is read: answered at once, not cut off when the body never comes.
     {
       label: 'POST to the API, its body still arriving',
       method: 'POST',
-      target: PATH.health,
+      target: HEALTH,
       headers: `${JSON_TYPE}Content-Length: 100000\r\n`,
       body: '{"jsonrpc":"2.0",',
       expect: rest(),
     },
     { label: 'CONNECT', raw: 'CONNECT {host} HTTP/1.1\r\nHost: {host}\r\n\r\n', expect: 'close' },
-    { label: 'unknown method', method: ['FOO', 'get', 'TRACK', 'G\x00T', 'BREW'], target: PATH.health, expect: status(400), orClose: true },
+    { label: 'unknown method', method: 'FOO get TRACK G\x00T BREW', target: HEALTH, expect: status(400), orClose: true },
   ],
   garbage: [
     {
@@ -506,46 +580,35 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
       orClose: true,
     },
     { label: 'HTTP/2 preface', raw: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', expect: status(400), orClose: true },
-    ...(
-      [
-        ['header without a colon', `GET ${PATH.health} HTTP/1.1\r\n{head}Broken header\r\n\r\n`, 400],
-        ['obs-fold', `GET ${PATH.health} HTTP/1.1\r\n{head}X-A: a\r\n folded\r\n\r\n`, 400],
-        ['NUL in a header', `GET ${PATH.health} HTTP/1.1\r\n{head}X-A: a\u0000b\r\n\r\n`, 400],
-        [
-          'Content-Length with chunked',
-          `POST /mcp HTTP/1.1\r\n{head}${JSON_TYPE}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
-          400,
-        ],
-        ['two Content-Lengths', `POST /mcp HTTP/1.1\r\n{head}${JSON_TYPE}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, 400],
-        ['negative Content-Length', 'POST /mcp HTTP/1.1\r\n{head}Content-Length: -1\r\n\r\n{}', 400],
-        ['bad chunk size', `POST /mcp HTTP/1.1\r\n{head}${JSON_TYPE}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, 400],
-        ['unknown Transfer-Encoding', 'POST /mcp HTTP/1.1\r\n{head}Transfer-Encoding: bogus\r\n\r\n{}', 400],
-        ['no Host', `GET ${PATH.health} HTTP/1.1\r\nConnection: close\r\n\r\n`, 400],
-        ['HTTP/1.2', `GET ${PATH.health} HTTP/1.2\r\n{head}\r\n`, 400],
-        ['tab in the target', `GET ${API}/he\talth HTTP/1.1\r\n{head}\r\n`, 400],
-        ['raw UTF-8 in the target', 'GET /caf\u00e9 HTTP/1.1\r\n{head}\r\n', 400],
-        ['Expect: tea', `GET ${PATH.health} HTTP/1.1\r\n{head}Expect: tea\r\n\r\n`, 417],
-        [
-          'Upgrade: websocket',
-          `GET ${PATH.health} HTTP/1.1\r\nHost: {host}\r\n{client}Connection: Upgrade\r\nUpgrade: websocket\r\n${WEBSOCKET}\r\n`,
-          200,
-        ],
-        [
-          'Upgrade: h2c (curl --http2)',
-          'GET /openapi.json HTTP/1.1\r\nHost: {host}\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n',
-          200,
-        ],
-        ['Upgrade on a page', 'GET /pricing HTTP/1.1\r\nHost: {host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n', 200],
-        ['HTTP/1.0 without Host', `GET ${PATH.health} HTTP/1.0\r\n{client}\r\n`, 200],
-      ] as const
-    ).map(([label, raw, code]): Row => ({ label, raw, expect: status(code) })),
+    ...rawRows(400, {
+      'header without a colon': `GET ${HEALTH} HTTP/1.1\r\n{head}Broken header\r\n\r\n`,
+      'obs-fold': `GET ${HEALTH} HTTP/1.1\r\n{head}X-A: a\r\n folded\r\n\r\n`,
+      'NUL in a header': `GET ${HEALTH} HTTP/1.1\r\n{head}X-A: a\u0000b\r\n\r\n`,
+      'Content-Length with chunked': `POST /mcp HTTP/1.1\r\n{head}${JSON_TYPE}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+      'two Content-Lengths': `POST /mcp HTTP/1.1\r\n{head}${JSON_TYPE}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+      'negative Content-Length': 'POST /mcp HTTP/1.1\r\n{head}Content-Length: -1\r\n\r\n{}',
+      'bad chunk size': `POST /mcp HTTP/1.1\r\n{head}${JSON_TYPE}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      'unknown Transfer-Encoding': 'POST /mcp HTTP/1.1\r\n{head}Transfer-Encoding: bogus\r\n\r\n{}',
+      'no Host': `GET ${HEALTH} HTTP/1.1\r\nConnection: close\r\n\r\n`,
+      'HTTP/1.2': `GET ${HEALTH} HTTP/1.2\r\n{head}\r\n`,
+      'tab in the target': `GET ${API}/he\talth HTTP/1.1\r\n{head}\r\n`,
+      'raw UTF-8 in the target': 'GET /caf\u00e9 HTTP/1.1\r\n{head}\r\n',
+    }),
+    ...rawRows(417, { 'Expect: tea': `GET ${HEALTH} HTTP/1.1\r\n{head}Expect: tea\r\n\r\n` }),
+    ...rawRows(200, {
+      'Upgrade: websocket': `GET ${HEALTH} HTTP/1.1\r\nHost: {host}\r\n{client}Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+      'Upgrade: h2c (curl --http2)':
+        'GET /openapi.json HTTP/1.1\r\nHost: {host}\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n',
+      'Upgrade on a page': 'GET /pricing HTTP/1.1\r\nHost: {host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n',
+      'HTTP/1.0 without Host': `GET ${HEALTH} HTTP/1.0\r\n{client}\r\n`,
+    }),
   ],
 }
 
 /** Slow clients by kind: each must be cut off by the server's timeouts (408, or a close). */
 const SLOW_ROWS: Record<SlowCategory, readonly Row[]> = {
   'idle-connection': [{ label: 'connect and send nothing', how: 'idle', expect: 'cut-off' }],
-  'slow-headers': [{ label: 'headers trickled', how: 'slow-headers', target: [PATH.health, MCP_PATH, '/', '/pricing'], expect: 'cut-off' }],
+  'slow-headers': [{ label: 'headers trickled', how: 'slow-headers', target: `${HEALTH} ${MCP_PATH} / /pricing`, expect: 'cut-off' }],
   // 300 pipelined requests for the 30 KB OpenAPI document, never read: about 9 MB, more than the
   // kernel's socket buffers take, so the server holds the rest until it gives up on the reader.
   'slow-reader': [{ label: 'pipelined /openapi.json, never read', how: 'unread', target: '/openapi.json', repeat: 300, expect: 'cut-off' }],
@@ -555,7 +618,7 @@ const SLOW_ROWS: Record<SlowCategory, readonly Row[]> = {
       how: 'slow-body',
       method: 'POST',
       target: MCP_PATH,
-      headers: ['Content-Type: application/json\r\nContent-Length: 100000\r\n', 'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n'],
+      headers: [`${JSON_TYPE}Content-Length: 100000\r\n`, `${JSON_TYPE}Transfer-Encoding: chunked\r\n`],
       expect: 'cut-off',
     },
   ],
@@ -566,6 +629,19 @@ function vary<T>(value: Varies<T>, ctx: CaseContext): T {
   return Array.isArray(value) ? pick(ctx.random, value as readonly T[]) : (value as T)
 }
 
+const oneOf = (value: string, ctx: CaseContext) => (value.includes(' ') ? pick(ctx.random, value.split(' ')) : value)
+
+/** One item, each as likely as its share. */
+function pickShare<T>(random: Random, items: readonly T[], share: (item: T) => number): T {
+  let r = random() * items.reduce((sum, item) => sum + share(item), 0)
+  for (const item of items) {
+    r -= share(item)
+    if (r < 0) return item
+  }
+  return items.at(-1) as T
+}
+const pickRow = (ctx: CaseContext, rows: readonly Row[]) => pickShare(ctx.random, rows, (row) => row.share ?? 1)
+
 /** Header lines as an object, names lower-case (the judge's and node:http's form). */
 function headerObject(text: string): Record<string, string> {
   const headers: Record<string, string> = {}
@@ -574,6 +650,14 @@ function headerObject(text: string): Record<string, string> {
     if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).replace(/^ /, '')
   }
   return headers
+}
+
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -587,11 +671,10 @@ export function cutOffWindow(kind: SlowCategory): readonly [number, number] {
   return [SERVER_TIMEOUTS[timeout] - 250, cutOffBoundMs(timeout) + CUT_OFF_SLACK_MS]
 }
 
-/** A row as one exchange: its request built and sent as the row says, its answer judged by the oracle. */
-function rowCase(ctx: CaseContext, category: HostileCategory | SlowCategory, row: Row): SoakCase {
-  const how = row.how ?? 'whole'
-  const host = `127.0.0.1:${ctx.port}`
-  const client = ctx.pool.forwardedFor(ctx.random)
+const JSON_POST = 'Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n'
+
+/** A row's request as picked this time: what is sent, what the judge is told, and how its answer is judged. */
+function requestOf(ctx: CaseContext, row: Row, client: string) {
   const picked = row.body === undefined ? undefined : vary(row.body, ctx)
   // What is sent, and what the judge is told was sent: the parsed body (none for bytes that are no JSON).
   const [body, sent]: [string | Buffer | undefined, unknown] =
@@ -603,354 +686,151 @@ function rowCase(ctx: CaseContext, category: HostileCategory | SlowCategory, row
           ? [picked, picked.length <= 10_000 ? parsedJson(picked) : undefined]
           : [JSON.stringify(picked), picked]
   const isMcp = row.target === undefined
-  const method = row.method === undefined ? (isMcp ? 'POST' : 'GET') : vary(row.method, ctx)
-  const target = row.target === undefined ? MCP_PATH : vary(row.target, ctx)
+  const method = row.method === undefined ? (isMcp ? 'POST' : 'GET') : oneOf(vary(row.method, ctx), ctx)
+  const target = row.target === undefined ? MCP_PATH : oneOf(vary(row.target, ctx), ctx)
   const rowLines = row.headers === undefined ? '' : vary(row.headers, ctx)
   const jsonPost = isMcp && body !== undefined ? (/^content-type:/im.test(rowLines) ? JSON_POST.replace(/^Content-Type: .*\r\n/, '') : JSON_POST) : ''
-  const lines = `${jsonPost}${rowLines}`
+  const expected = typeof row.expect === 'object' ? row.expect : undefined
+  const variant = expected?.kind === 'homepage' ? String(expected.markdown) : ''
+  const etag = row.conditional && ctx.etags.get(`${target} ${variant}`)
+  const conditional = etag && ctx.random() < (row.conditional ?? 0) ? `If-None-Match: ${etag}\r\n` : ''
+  const lines = `${jsonPost}${rowLines}${conditional}`
   const headers: Record<string, string> = { ...headerObject(lines), 'x-forwarded-for': client }
   const judged: JudgedRequest = { method, target, headers, body: row.sent ?? sent, baseUrl: ctx.baseUrl }
-  // A row that varies its request names the one sent, so a violation says which.
-  const varies = [row.method, row.target].some((field) => Array.isArray(field) || typeof field === 'function')
-  const label =
-    row.label === 'Content-Type' ? `Content-Type ${headers['content-type']}` : varies ? `${row.label}: ${method} ${short(target)}` : row.label
+  const varies = [row.method, row.target].some((field) => Array.isArray(field) || typeof field === 'function' || field?.includes(' '))
+  const named = row.label === undefined ? `${method} ${short(target)}` : varies ? `${row.label}: ${method} ${short(target)}` : row.label
+  const label = `${named.replace('{content-type}', headers['content-type'] ?? '')}${conditional ? ' (If-None-Match)' : ''}`
   const size = body === undefined ? 0 : Buffer.byteLength(body)
-  const base = { category, label, boundMs: size > 1_000_000 ? BIG_BODY_HANG_MS : HANG_MS }
-  const judge = typeof row.expect === 'string' ? undefined : judgeOne(judged, row.expect)
-  const expect: SoakCase['expect'] = row.expect === 'close' ? 'close' : row.orClose ? 'answer-or-close' : 'answer'
+  const length = body === undefined || /content-length|transfer-encoding/i.test(lines) ? '' : `Content-Length: ${size}\r\n`
+  /** The request as bytes, on a connection it closes or not. */
+  const message = (close: boolean) =>
+    Buffer.from(
+      `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\nX-Forwarded-For: ${client}\r\n${close ? 'Connection: close\r\n' : ''}${lines}${length}`,
+      row.latin1 ? 'latin1' : 'utf8',
+    )
+  return {
+    method,
+    target,
+    headers,
+    body,
+    size,
+    label,
+    message,
+    judge: (answer: Answer) => (expected ? answerProblems(judged, answer, expected) : []),
+    consistencyKey:
+      method === 'GET' && !conditional && ['rest', 'document', 'homepage'].includes(expected?.kind ?? '')
+        ? `${new URL(target, 'http://x').pathname} ${variant}`
+        : undefined,
+    learn: row.conditional ? (answer: Answered) => answer.headers.etag && ctx.etags.set(`${target} ${variant}`, answer.headers.etag) : undefined,
+  }
+}
 
+const judgeFirst = (judge: (answer: Answer) => string[]) => (answers: Answer[]) => (answers[0] ? judge(answers[0]) : ['no answer'])
+
+/** A row as one exchange: its request built and sent as the row says, its answer judged by the judge. */
+function rowCase(ctx: CaseContext, category: Category, row: Row, client = ctx.pool.forwardedFor(ctx.random)): SoakCase {
+  const how = row.how ?? 'whole'
+  const r = requestOf(ctx, row, client)
+  const base = { category, label: r.label, boundMs: r.size > 1_000_000 ? 2 * HANG_MS : HANG_MS, judge: judgeFirst(r.judge) }
+  const expect: SoakCase['expect'] = row.expect === 'close' ? 'close' : row.orClose ? 'answer-or-close' : 'answer'
   if (how === 'client' || how === 'chunked') {
-    const spec = { method, path: target, headers: { ...headers, ...(how === 'chunked' ? { 'transfer-encoding': 'chunked' } : {}) }, body }
-    const consistent = method === 'GET' && typeof row.expect === 'object' && row.expect.kind === 'rest'
+    const headers = { ...r.headers, ...(how === 'chunked' ? { 'transfer-encoding': 'chunked' } : {}) }
+    const { consistencyKey, learn } = r
+    return { ...base, send: { kind: 'http', spec: { method: r.method, path: r.target, headers, body: r.body } }, expect, consistencyKey, learn }
+  }
+  if (how === 'pipelined') {
+    const count = typeof row.repeat === 'number' ? row.repeat : integer(ctx.random, ...(row.repeat ?? [1, 1]))
+    const parts = Array.from({ length: count }, () => requestOf(ctx, pickRow(ctx, row.parts ?? []), ctx.pool.forwardedFor(ctx.random)))
+    const payload = Buffer.concat(parts.flatMap((part, i) => [part.message(i === count - 1), Buffer.from('\r\n'), Buffer.from(part.body ?? '')]))
     return {
       ...base,
-      send: { kind: 'http', spec },
+      label: `${count} ${r.label}`,
+      send: {
+        kind: 'raw',
+        plan: { payload, expectAnswers: count, headMethods: parts.map((part) => part.method === 'HEAD'), pauseReadingMs: row.pauseMs },
+      },
+      boundMs: HANG_MS + (row.pauseMs ?? 0),
+      timed: !row.pauseMs,
       expect,
-      judge,
-      ...(consistent ? { consistencyKey: `rest ${new URL(target, 'http://x').pathname}` } : {}),
+      judge: (answers) =>
+        answers.length < count
+          ? [`${answers.length} of ${count} pipelined answers`]
+          : answers.flatMap((answer, i) => (parts[i]?.judge(answer) ?? []).map((p) => `#${i} ${parts[i]?.label}: ${p}`)),
     }
   }
   if (row.raw !== undefined) {
     const raw = vary(row.raw, ctx)
+    const host = `127.0.0.1:${ctx.port}`
     const text = (message: string) => message.replaceAll('{head}', `Host: ${host}\r\nX-Forwarded-For: ${client}\r\nConnection: close\r\n`)
     const payload = Buffer.isBuffer(raw) ? raw : text(raw).replaceAll('{host}', host).replaceAll('{client}', `X-Forwarded-For: ${client}\r\n`)
-    return { ...base, send: { kind: 'raw', plan: { payload } }, expect, judge }
+    return { ...base, send: { kind: 'raw', plan: { payload } }, expect }
   }
-  const length = body === undefined || /content-length|transfer-encoding/i.test(lines) ? '' : `Content-Length: ${size}\r\n`
-  const close = how === 'whole' ? 'Connection: close\r\n' : ''
-  const message = `${method} ${target} HTTP/1.1\r\nHost: ${host}\r\nX-Forwarded-For: ${client}\r\n${close}${lines}${length}`
   if (how === 'whole') {
-    const payload = Buffer.concat([Buffer.from(`${message}\r\n`, row.latin1 ? 'latin1' : 'utf8'), Buffer.from(body ?? '')])
-    return { ...base, send: { kind: 'raw', plan: { payload, headMethods: [method === 'HEAD'] } }, expect, judge }
+    const payload = Buffer.concat([r.message(true), Buffer.from('\r\n'), Buffer.from(r.body ?? '')])
+    return { ...base, send: { kind: 'raw', plan: { payload, headMethods: [r.method === 'HEAD'] } }, expect }
   }
   // Slow clients: cut off inside the window of their kind; a 408 when the server answers at all.
   const window = cutOffWindow(category as SlowCategory)
-  const slow = { ...base, boundMs: window[1], expect: 'cut-off' as const, cutOffWindow: window, judge: judgeOne(judged, status(408)) }
-  if (how === 'idle') return { ...slow, send: { kind: 'raw', plan: { payload: '' } } }
-  if (how === 'slow-headers')
-    return {
-      ...slow,
-      send: { kind: 'raw', plan: { payload: message, trickle: { bytes: 'X-Slow: drip\r\n', everyMs: 400 } } },
-    }
-  if (how === 'unread') {
-    const payload = `${message}\r\n`.repeat(row.repeat ?? 1)
-    return { ...slow, label: `${row.repeat} ${label}`, judge: undefined, send: { kind: 'raw', plan: { payload, neverRead: true } } }
+  const slow = {
+    ...base,
+    boundMs: window[1],
+    expect: 'cut-off' as const,
+    cutOffWindow: window,
+    judge: judgeFirst((a) => answerProblems({ method: r.method, target: r.target, headers: r.headers, baseUrl: ctx.baseUrl }, a, status(408))),
   }
-  const chunked = /chunked/i.test(lines)
+  const head = r.message(false)
+  if (how === 'idle') return { ...slow, send: { kind: 'raw', plan: { payload: '' } } }
+  if (how === 'slow-headers') return { ...slow, send: { kind: 'raw', plan: { payload: head, trickle: { bytes: 'X-Slow: drip\r\n', everyMs: 400 } } } }
+  if (how === 'unread') {
+    const payload = Buffer.concat(Array.from({ length: Number(row.repeat) }, () => Buffer.concat([head, Buffer.from('\r\n')])))
+    return { ...slow, label: `${row.repeat} ${r.label}`, judge: undefined, send: { kind: 'raw', plan: { payload, neverRead: true } } }
+  }
+  const chunked = 'transfer-encoding' in r.headers
+  const payload = Buffer.concat([head, Buffer.from(`\r\n${chunked ? '1000\r\n' : ''}{"jsonrpc":"2.0",`)])
   return {
     ...slow,
-    label: `${label} to ${target}${chunked ? ' (chunked)' : ''}`,
-    send: { kind: 'raw', plan: { payload: `${message}\r\n${chunked ? '1000\r\n' : ''}{"jsonrpc":"2.0",`, trickle: { bytes: ' ', everyMs: 500 } } },
+    label: `${r.label} to ${r.target}${chunked ? ' (chunked)' : ''}`,
+    send: { kind: 'raw', plan: { payload, trickle: { bytes: ' ', everyMs: 500 } } },
   }
 }
 
-/** Which category a hostile request is of: the first whose bound exceeds a random number in [0, 1). */
-const HOSTILE_SHARES: ReadonlyArray<readonly [HostileCategory, number]> = [
-  ['bad-path', 0.22],
-  ['bad-body', 0.47],
-  ['header-flood', 0.62],
-  ['hostile-cookie', 0.77],
-  ['wrong-method', 0.9],
-  ['garbage', 1],
-]
-
-export function hostileCase(ctx: CaseContext): SoakCase {
-  const r = ctx.random()
-  const [category] = HOSTILE_SHARES.find(([, bound]) => r < bound) ?? ['garbage']
-  return rowCase(ctx, category, pick(ctx.random, HOSTILE_ROWS[category]))
+/** How often each category is picked, relative to the others of its kind. */
+const VALID_SHARES: Record<ValidCategory, number> = {
+  rest: 32,
+  'mcp-modern': 23,
+  'mcp-legacy': 10,
+  documents: 13,
+  homepage: 9,
+  pages: 9,
+  pipelined: 4,
 }
-
-export function slowCase(ctx: CaseContext, kind: SlowCategory): SoakCase {
-  return rowCase(ctx, kind, pick(ctx.random, SLOW_ROWS[kind]))
+const HOSTILE_SHARES: Record<HostileCategory, number> = {
+  'bad-path': 22,
+  'bad-body': 25,
+  'header-flood': 15,
+  'hostile-cookie': 15,
+  'wrong-method': 13,
+  garbage: 10,
 }
+const pickCategory = <C extends string>(ctx: CaseContext, shares: Record<C, number>) =>
+  pickShare(ctx.random, Object.keys(shares) as C[], (c) => shares[c])
 
-// ------------------------------------------------------------------------------------------------
-// Valid traffic
+export const validCase = (ctx: CaseContext, category = pickCategory(ctx, VALID_SHARES)) => rowCase(ctx, category, pickRow(ctx, VALID_ROWS[category]))
+export const hostileCase = (ctx: CaseContext, category = pickCategory(ctx, HOSTILE_SHARES)) =>
+  rowCase(ctx, category, pickRow(ctx, HOSTILE_ROWS[category]))
+export const slowCase = (ctx: CaseContext, kind: SlowCategory) => rowCase(ctx, kind, pickRow(ctx, SLOW_ROWS[kind]))
 
-const xff = (ctx: CaseContext) => ({ 'x-forwarded-for': ctx.pool.forwardedFor(ctx.random) })
-
-export function restCase(
-  ctx: CaseContext,
-  method: string,
-  target: string,
-  extra: Record<string, string> = {},
-  category: Category = 'rest',
-): SoakCase {
-  const headers = { ...xff(ctx), ...extra }
-  return {
-    category,
-    label: `${method} ${target.length > 60 ? `${target.slice(0, 60)}…` : target}`,
-    send: { kind: 'http', spec: { method, path: target, headers } },
-    boundMs: HANG_MS,
-    expect: 'answer',
-    judge: judgeOne({ method, target, headers: lower(headers), baseUrl: ctx.baseUrl }, rest(category === 'rest')),
-    ...(method === 'GET' ? { consistencyKey: `rest ${new URL(target, 'http://x').pathname}` } : {}),
-  }
-}
-
-function validRest(ctx: CaseContext): SoakCase {
-  const r = ctx.random()
-  const id = pick(ctx.random, PUBLIC_RESOURCE_IDS)
-  const method = ctx.random() < 0.15 ? 'HEAD' : 'GET'
-  if (r < 0.2) return restCase(ctx, method, PATH.health)
-  if (r < 0.35) return restCase(ctx, method, PATH.capabilities)
-  if (r < 0.5) return restCase(ctx, method, PATH.resources)
-  if (r < 0.8) return restCase(ctx, method, PATH.resource(id))
-  if (r < 0.88)
-    return restCase(ctx, 'GET', PATH.resource(pick(ctx.random, ['pricing', 'PRODUCT-OVERVIEW', 'product-overview.md', '%70roduct-overview'])))
-  if (r < 0.94) return restCase(ctx, 'OPTIONS', PATH.resource(id), { origin: 'https://agent.example', 'access-control-request-method': 'GET' })
-  return restCase(ctx, 'GET', PATH.health, { origin: 'https://agent.example', accept: 'application/json' })
-}
-
-/** A well-formed POST /mcp through the keep-alive client, judged as the oracle says its answer must be. */
-function mcpCase(
-  ctx: CaseContext,
-  category: Category,
-  label: string,
-  headers: Record<string, string>,
-  body: unknown,
-  expected: AnswerClass,
-): SoakCase {
-  const allHeaders = { ...xff(ctx), 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }
-  return {
-    category,
-    label,
-    send: { kind: 'http', spec: { method: 'POST', path: MCP_PATH, headers: allHeaders, body: JSON.stringify(body) } },
-    boundMs: HANG_MS,
-    expect: 'answer',
-    judge: judgeOne({ method: 'POST', target: MCP_PATH, headers: allHeaders, body, baseUrl: ctx.baseUrl }, expected),
-  }
-}
-
-function validModern(ctx: CaseContext): SoakCase {
-  const r = ctx.random()
-  const id = pick(ctx.random, PUBLIC_RESOURCE_IDS)
-  // [share bound, method, params]: the first whose bound exceeds r.
-  const mix: Array<[number, string, Record<string, unknown>?]> = [
-    [0.12, 'server/discover'],
-    [0.25, 'resources/list'],
-    [0.42, 'resources/read', { uri: `service://public/${id}` }],
-    [0.55, 'tools/list'],
-    [0.65, 'tools/call', { name: TOOL.capabilities, arguments: {} }],
-    [0.75, 'tools/call', { name: TOOL.list, arguments: {} }],
-    [0.92, 'tools/call', { name: TOOL.read, arguments: { resourceId: id } }],
-    [0.96, 'resources/read', { uri: 'service://public/pricing' }],
-    [1, 'tools/call', { name: TOOL.read, arguments: { resourceId: 'nope' } }],
-  ]
-  const [, method, params = {}] = mix.find(([bound]) => r < bound) ?? (mix.at(-1) as (typeof mix)[number])
-  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined
-  const requestId = ctx.random() < 0.5 ? `soak-${integer(ctx.random, 1, 1e9)}` : integer(ctx.random, 0, 2 ** 40)
-  const headers = { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) }
-  return mcpCase(ctx, 'mcp-modern', `modern ${method}${name ? ` ${name}` : ''}`, headers, request(method, params, requestId), mcp(200))
-}
-
-function validLegacy(ctx: CaseContext): SoakCase {
-  const r = ctx.random()
-  const id = integer(ctx.random, 1, 1e6)
-  let version: string = pick(ctx.random, LEGACY)
-  const resourceId = pick(ctx.random, PUBLIC_RESOURCE_IDS)
-  const asked = pick(ctx.random, [...LEGACY, MODERN, '2024-11-05'])
-  const message = (method: string, params?: object) => ({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) })
-  let body: unknown
-  if (r < 0.25) body = message('initialize', { protocolVersion: asked, capabilities: {}, clientInfo: { name: 'soak', version: '1' } })
-  else if (r < 0.35) body = { jsonrpc: '2.0', method: 'notifications/initialized' }
-  else if (r < 0.5) body = message('tools/list')
-  else if (r < 0.7) body = message('tools/call', { name: TOOL.read, arguments: { resourceId } })
-  else if (r < 0.8) body = message('resources/read', { uri: `service://public/${resourceId}` })
-  else if (r < 0.88) body = message('ping')
-  else {
-    version = '2025-03-26'
-    body = [
-      { jsonrpc: '2.0', id: 1, method: 'ping' },
-      { jsonrpc: '2.0', id: 'two', method: 'tools/list' },
-      { jsonrpc: '2.0', id: 3, method: 'resources/list' },
-    ]
-  }
-  const method = Array.isArray(body) ? 'batch' : (body as { method: string }).method
-  const label = method === 'initialize' ? `legacy initialize ${asked}` : `legacy ${version} ${method}`
-  const headers: Record<string, string> = method === 'initialize' ? {} : { 'mcp-protocol-version': version }
-  return mcpCase(ctx, 'mcp-legacy', label, headers, body, mcp(method === 'notifications/initialized' ? 202 : 200))
-}
-
-function validDocument(ctx: CaseContext): SoakCase {
-  const problemPath = ctx.random() < 0.15
-  const path = problemPath ? `/problems/${pick(ctx.random, CONTRACT_PROBLEM_CODES)}` : pick(ctx.random, Object.keys(CONTRACT_DOCUMENTS))
-  const method = ctx.random() < 0.1 ? 'HEAD' : 'GET'
-  const known = ctx.etags.get(path)
-  const conditional = known !== undefined && method === 'GET' && ctx.random() < 0.25
-  return {
-    category: 'documents',
-    label: `${method} ${problemPath ? '/problems/<code>' : path}${conditional ? ' (If-None-Match)' : ''}`,
-    send: { kind: 'http', spec: { method, path, headers: { ...xff(ctx), ...(conditional ? { 'if-none-match': known } : {}) } } },
-    boundMs: HANG_MS,
-    expect: 'answer',
-    judge: (answers) => documentAnswerProblems({ method, path, conditional }, answers[0] as Answer),
-    ...(method === 'GET' && !conditional ? { consistencyKey: `document ${path}` } : {}),
-    learn: (answer) => {
-      if (answer.headers.etag) ctx.etags.set(path, answer.headers.etag)
-    },
-  }
-}
-
-const ACCEPTS = [
-  'text/markdown',
-  'text/html',
-  '*/*',
-  'text/markdown, text/html;q=0.5',
-  'text/markdown;q=0.9, text/html',
-  'text/html;q=0.8, text/markdown;q=0.8',
-]
-const MORE_ACCEPTS = ['text/*', 'application/json', 'text/markdown;q=0', 'TEXT/MARKDOWN', 'text/markdown;q=abc, text/html;q=0.1', '']
-
-function validHomepage(ctx: CaseContext): SoakCase {
-  const accept = pick(ctx.random, [...ACCEPTS, ...MORE_ACCEPTS])
-  const markdown = prefersMarkdown(accept)
-  const variant = markdown ? 'markdown' : 'html'
-  const key = `/ ${variant}`
-  const known = ctx.etags.get(key)
-  const conditional = known !== undefined && ctx.random() < 0.2
-  const method = ctx.random() < 0.1 ? 'HEAD' : 'GET'
-  const headers: Record<string, string> = { ...xff(ctx), ...(accept ? { accept } : {}), ...(conditional ? { 'if-none-match': known } : {}) }
-  return {
-    category: 'homepage',
-    label: `${method} / as ${variant}${conditional ? ' (If-None-Match)' : ''}`,
-    send: { kind: 'http', spec: { method, path: '/', headers } },
-    boundMs: HANG_MS,
-    expect: 'answer',
-    judge: (answers) => homepageAnswerProblems({ markdown, accept, conditional }, answers[0] as Answer),
-    ...(method === 'GET' && !conditional ? { consistencyKey: `homepage ${variant}` } : {}),
-    learn: (answer) => {
-      if (answer.headers.etag) ctx.etags.set(key, answer.headers.etag)
-    },
-  }
-}
-
-function validPage(ctx: CaseContext): SoakCase {
-  const known = ctx.random() < 0.85
-  const path = pick(ctx.random, known ? ['/pricing', '/contact', '/login', '/developers'] : ['/no-such-page', '/pricing/extra', '/developer'])
-  const method = ctx.random() < 0.1 ? 'HEAD' : 'GET'
-  return {
-    category: 'pages',
-    label: `${method} ${known ? path : '<unknown page>'}`,
-    send: { kind: 'http', spec: { method, path, headers: { ...xff(ctx), accept: 'text/html' } } },
-    boundMs: HANG_MS,
-    expect: 'answer',
-    judge: (answers) => pageAnswerProblems(known ? 200 : 404, answers[0] as Answer),
-  }
-}
-
-/** Several requests on one connection at once; every one must be answered, in order. */
-function pipelined(ctx: CaseContext): SoakCase {
-  const count = integer(ctx.random, 3, 12)
-  const host = `Host: 127.0.0.1:${ctx.port}\r\n`
-  const parts: string[] = []
-  const judges: Array<(a: Answer) => string[]> = []
-  const heads: boolean[] = []
-  for (let i = 0; i < count; i++) {
-    const client = `X-Forwarded-For: ${ctx.pool.forwardedFor(ctx.random)}\r\n`
-    const kind = ctx.random()
-    const close = i === count - 1 ? 'Connection: close\r\n' : ''
-    if (kind < 0.5) {
-      const target = pick(ctx.random, [PATH.health, PATH.resources, PATH.resource('agent-boundaries'), `${API}/nope`])
-      const method = ctx.random() < 0.2 ? 'HEAD' : 'GET'
-      parts.push(`${method} ${target} HTTP/1.1\r\n${host}${client}${close}\r\n`)
-      heads.push(method === 'HEAD')
-      judges.push((a) => answerProblems({ method, target, baseUrl: ctx.baseUrl }, a, rest()))
-    } else if (kind < 0.8) {
-      const path = pick(ctx.random, Object.keys(CONTRACT_DOCUMENTS))
-      parts.push(`GET ${path} HTTP/1.1\r\n${host}${client}${close}\r\n`)
-      heads.push(false)
-      judges.push((a) => documentAnswerProblems({ method: 'GET', path }, a).map((p) => `${path}: ${p}`))
-    } else {
-      const body = { jsonrpc: '2.0', id: i, method: 'ping' }
-      const text = JSON.stringify(body)
-      parts.push(
-        `POST /mcp HTTP/1.1\r\n${host}${client}${close}Content-Type: application/json\r\n${OLD}Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
-      )
-      heads.push(false)
-      judges.push((a) => answerProblems({ method: 'POST', target: MCP_PATH, body, baseUrl: ctx.baseUrl }, a, mcp(200)))
-    }
-  }
-  const slowReader = ctx.random() < 0.1
-  return {
-    category: 'pipelined',
-    label: `${count} pipelined${slowReader ? ', read after 1 s' : ''}`,
-    send: {
-      kind: 'raw',
-      plan: { payload: parts.join(''), expectAnswers: count, headMethods: heads, ...(slowReader ? { pauseReadingMs: 1_000 } : {}) },
-    },
-    boundMs: HANG_MS + (slowReader ? 1_000 : 0),
-    timed: !slowReader,
-    expect: 'answer',
-    judge: (answers) =>
-      answers.length < count
-        ? [`${answers.length} of ${count} pipelined answers`]
-        : answers.flatMap((a, i) => (judges[i] as (a: Answer) => string[])(a).map((p) => `#${i}: ${p}`)),
-  }
-}
-
-export function validCase(ctx: CaseContext): SoakCase {
-  const r = ctx.random()
-  if (r < 0.32) return validRest(ctx)
-  if (r < 0.55) return validModern(ctx)
-  if (r < 0.65) return validLegacy(ctx)
-  if (r < 0.78) return validDocument(ctx)
-  if (r < 0.87) return validHomepage(ctx)
-  if (r < 0.96) return validPage(ctx)
-  return pipelined(ctx)
-}
-
-/** Every kind of valid request once (the warm-up before the baseline RSS is taken). */
+/** Every kind of valid request (the warm-up before the baseline RSS is taken). */
 export function warmUpCases(ctx: CaseContext): SoakCase[] {
-  const cases: SoakCase[] = []
-  for (let i = 0; i < 40; i++) cases.push(validRest(ctx), validModern(ctx), validLegacy(ctx), validDocument(ctx), validHomepage(ctx), validPage(ctx))
-  for (let i = 0; i < 6; i++) cases.push(pipelined(ctx))
-  for (let i = 0; i < 30; i++) cases.push(hostileCase(ctx))
-  return cases
+  const cases = Array.from({ length: 40 }, () => VALID_CATEGORIES.filter((c) => c !== 'pipelined').map((c) => validCase(ctx, c))).flat()
+  return [...cases, ...Array.from({ length: 6 }, () => validCase(ctx, 'pipelined')), ...Array.from({ length: 30 }, () => hostileCase(ctx))]
 }
 
-// ------------------------------------------------------------------------------------------------
-// Greedy clients: far above the quota, every answer exact
-
-export function greedyCase(ctx: CaseContext, address: string): SoakCase {
-  const headers = { 'x-forwarded-for': forwardedForm(ctx.random, address) }
-  if (ctx.random() < 0.6) return { ...restCase(ctx, 'GET', PATH.health, headers, 'quota-greedy'), label: 'greedy GET health' }
-  const body = { jsonrpc: '2.0', id: 'greedy', method: 'tools/list', params: { _meta: envelope() } }
-  const c = mcpCase(
-    ctx,
-    'quota-greedy',
-    'greedy modern tools/list',
-    { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list', ...headers },
-    body,
-    mcp(200),
-  )
-  return {
-    ...c,
-    judge: (answers) => {
-      const a = answers[0] as Answer
-      const problems = mcpAnswerProblems({ body }, a)
-      if (a.status !== 200 && a.status !== 429) problems.push(`expected 200 or 429, got ${a.status}`)
-      return problems
-    },
-  }
-}
+/** Greedy clients, far above the quota: every answer exact, a 429 as right as a 200. */
+const GREEDY_ROWS = viaClient([
+  { label: 'greedy GET health', share: 6, target: PATH.health, expect: rest() },
+  { ...modern('tools/list', {}, 4), label: 'greedy modern tools/list', expect: { kind: 'mcp', status: 200, refusable: true } },
+])
+/** A greedy client's request: a random one, or the REST or MCP one; `client` as its X-Forwarded-For. */
+export const greedyCase = (ctx: CaseContext, client: string, transport?: 'rest' | 'mcp') =>
+  rowCase(ctx, 'quota-greedy', transport ? (GREEDY_ROWS[transport === 'rest' ? 0 : 1] as Row) : pickRow(ctx, GREEDY_ROWS), client)
