@@ -74,7 +74,7 @@ describe('what is built once', () => {
     expect(readFileSync(path.join(output.dir, 'static', 'site.js'), 'utf8')).toContain('modelContext')
   })
 
-  it('runs only the agent API, MCP and the Flags Explorer per request, all in one function', () => {
+  it("runs only the agent API, MCP, the Flags Explorer, the contact form's post and the lead-delivery cron per request, all in one function", () => {
     const functions = output.functions()
     const perRequest = [...functions.keys()].filter(
       (route) =>
@@ -83,7 +83,7 @@ describe('what is built once', () => {
         !output.prerender(route) &&
         !/^\/(_not-found|_global-error|md\/\[page\]|problems\/\[code\])$/.test(route),
     )
-    expect(perRequest.sort()).toEqual(['/.well-known/vercel/flags', '/api/agent/v1/[[...path]]', '/mcp'])
+    expect(perRequest.sort()).toEqual(['/.well-known/vercel/flags', '/api/agent/v1/[[...path]]', '/api/cron/deliver-leads', '/contact/send', '/mcp'])
     expect(new Set(perRequest.map((route) => functions.get(route))).size).toBe(1)
   })
 
