@@ -2,12 +2,12 @@
  * Builds the agent surface's answers (./http-answer.ts) from precomputed bodies and header lists.
  * HEAD gets the GET headers (with the GET body's Content-Length) and no body; a body of 1 KiB or more
  * goes compressed to a client that accepts it, from encodings made once with the body
- * (lib/http/compression.ts). Header names come out in lower case, each once, as a `Headers` sends them.
+ * (lib/http/compression.ts), where the request says the server writes answers as they are. Header names come out in lower case, each once, as a `Headers` sends them.
  */
-import type { AgentRequest } from './agent-request.ts'
+import { compressesAnswer, type AgentRequest } from './agent-request.ts'
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import type { ProblemDetails } from '../contract/schemas.ts'
-import { areAnswersCompressedHere, chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from './compression.ts'
+import { chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from './compression.ts'
 import { API_HEADERS, CONTENT_TYPES } from './headers.ts'
 import { combineField, type HeaderList } from './header-list.ts'
 import type { HttpAnswer } from './http-answer.ts'
@@ -42,7 +42,7 @@ export function respond(
   let bytes = body?.bytes ?? null
   if (body) {
     if (contentType) headers.set('content-type', contentType)
-    if (body.encoded && areAnswersCompressedHere()) {
+    if (body.encoded && compressesAnswer(request)) {
       headers.set('vary', varyOnEncoding(headers.get('vary') ?? null))
       const encoding = chooseEncoding(request.headers.get('accept-encoding'))
       if (encoding) {
