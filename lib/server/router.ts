@@ -42,6 +42,7 @@ export interface RouterOptions {
   siteWideHeaders: HeaderList
   /** The client of a connection: the peer, or what a trusted proxy forwarded (lib/client-address.ts). */
   resolveClientAddress: ClientAddressResolver
+  /** The routes handed to handlers (./direct-routes.ts DIRECT_ROUTES unless a test gives its own). */
   routes?: readonly DynamicRoute[]
 }
 
@@ -60,7 +61,7 @@ const MALFORMED_PATH: HttpAnswer = {
 }
 
 /** An answer with `base` under its headers, as Node sends headers set before writeHead: the answer's names win. */
-export function withHeadersUnder(base: HeaderList, { status, headers, body }: HttpAnswer): HttpAnswer {
+function withHeadersUnder(base: HeaderList, { status, headers, body }: HttpAnswer): HttpAnswer {
   const own = new Set(headers.map(([name]) => name.toLowerCase()))
   return { status, headers: [...base.filter(([name]) => !own.has(name.toLowerCase())), ...headers], body }
 }
