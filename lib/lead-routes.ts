@@ -5,7 +5,7 @@
  * `answerLeadFormDirect` itself (lib/server/direct-routes.ts); app/contact/send/route.ts serves the
  * same decision under Next and Vercel, where delivery runs in `after()`.
  */
-import { isClientAddressResolvedByServer, readClientAddress, type ClientAddressSource } from './client-address.ts'
+import { readClientAddress } from './client-address.ts'
 import type { AgentRequest } from './http/agent-request.ts'
 import type { HttpAnswer } from './http/http-answer.ts'
 import { deliverLeadSoon } from './leads/delivery.ts'
@@ -16,10 +16,6 @@ import { answerLeadForm, type LeadFormResult } from './leads/submission.ts'
 import { getSite } from './site.ts'
 import { recordLeadFormOutcome } from './telemetry/observe.ts'
 
-function addressSource(onVercel: boolean): ClientAddressSource {
-  return onVercel ? 'vercel' : isClientAddressResolvedByServer() ? 'server' : 'unverified'
-}
-
 /** The answer and what to deliver after it; the outcome is already counted. */
 export async function decideLeadForm(request: AgentRequest): Promise<LeadFormResult> {
   const site = getSite()
@@ -28,7 +24,8 @@ export async function decideLeadForm(request: AgentRequest): Promise<LeadFormRes
     form: getLeadForm(),
     store: leadStoreFor(site.config),
     limit: getLeadFormLimit(),
-    clientAddress: readClientAddress(request, addressSource(site.config.onVercel)),
+    // npm start resolved the address on the request itself; under Next and Vercel it comes from the headers.
+    clientAddress: readClientAddress(request, site.config.onVercel ? 'vercel' : 'unverified'),
   })
   recordLeadFormOutcome(result.outcome)
   return result
