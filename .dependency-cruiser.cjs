@@ -4,21 +4,22 @@
  *
  *   contract      lib/contract/: the contract's shapes, operations, constants, problem codes
  *   foundation    lib/http/, lib/net/, lib/routes/ (where everything is served), lib/env*.ts,
- *                 lib/process-singleton.ts, lib/client-address.ts
+ *                 lib/process-singleton.ts, lib/client-address.ts, lib/on-demand.ts
  *   content       lib/content/: the team's Markdown, validated
  *   site          lib/site.ts, lib/build-record.ts: the deployment (settings + content + URLs)
  *   features      lib/agent, lib/mcp, lib/discovery, lib/pages, lib/webmcp, lib/quota, lib/redis,
- *                 lib/rollout, lib/telemetry
- *   composition   lib/admission.ts, lib/agent-routes.ts, lib/server/: what answers a request
+ *                 lib/rollout, lib/telemetry, lib/leads (the contact form's leads: form, store, delivery)
+ *   composition   lib/admission.ts, lib/agent-routes.ts, lib/lead-routes.ts, lib/server/: what answers a request
  *
- * Within the features, domain code never imports telemetry: decisions reach it as returned values.
+ * Within the features, domain code never imports telemetry: decisions reach it as returned values,
+ * and lib/webmcp (the page script's tool behaviour) imports nothing: lib/pages builds on it.
  */
 const CONTRACT = '^lib/contract/'
-const FOUNDATION = '^lib/(http/|net/|routes/|env\\.ts|env-files\\.ts|process-singleton\\.ts|client-address\\.ts)'
+const FOUNDATION = '^lib/(http/|net/|routes/|env\\.ts|env-files\\.ts|process-singleton\\.ts|client-address\\.ts|on-demand\\.ts)'
 const CONTENT = '^lib/content/'
 const SITE = '^lib/(site|build-record)\\.ts'
-const FEATURES = '^lib/(agent/|mcp/|discovery/|pages/|webmcp/|quota/|redis/|rollout/|telemetry/|admission\\.ts)'
-const COMPOSITION = '^lib/(agent-routes\\.ts|server/)'
+const FEATURES = '^lib/(agent/|mcp/|discovery/|pages/|webmcp/|quota/|redis/|rollout/|telemetry/|leads/|admission\\.ts)'
+const COMPOSITION = '^lib/(agent-routes\\.ts|lead-routes\\.ts|server/)'
 
 const only = (name, from, allowed) => ({
   name,
@@ -40,7 +41,7 @@ module.exports = {
       name: 'domain-without-telemetry',
       severity: 'error',
       comment: 'Domain modules hand decisions to telemetry as values; they never import it.',
-      from: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout)/' },
+      from: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout|leads)/' },
       to: { path: '^lib/telemetry/' },
     },
     {
@@ -48,7 +49,16 @@ module.exports = {
       severity: 'error',
       comment: 'Telemetry records values; it imports no feature.',
       from: { path: '^lib/telemetry/' },
-      to: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout)/' },
+      to: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout|leads)/' },
+    },
+    {
+      name: 'webmcp-runs-in-the-page',
+      severity: 'error',
+      comment:
+        "lib/webmcp is what the pages' tools do in the browser, bundled into the page script: it imports nothing of lib/ " +
+        '(lib/pages defines the tools and imports it, never the other way round).',
+      from: { path: '^lib/webmcp/' },
+      to: { path: '^lib/' },
     },
     {
       name: 'every-module-has-a-layer',
@@ -60,15 +70,31 @@ module.exports = {
     {
       name: 'lib-knows-no-app',
       severity: 'error',
-      comment: 'lib/ is imported by app/, proxy.ts and scripts/, never the other way round.',
+      comment: 'lib/ is imported by app/, proxy.ts, scripts/, harness/ and tests/, never the other way round.',
       from: { path: '^lib/' },
-      to: { path: '^(app/|scripts/|tests/|proxy\\.ts)' },
+      to: { path: '^(app/|scripts/|harness/|tests/|proxy\\.ts)' },
+    },
+    {
+      name: 'scripts-know-no-tests',
+      severity: 'error',
+      comment: 'The npm commands (verify, soak, bench, test setup) never depend on the test suite; what both use is in harness/.',
+      from: { path: '^scripts/' },
+      to: { path: '^tests/' },
+    },
+    {
+      name: 'harness-is-below-scripts-and-tests',
+      severity: 'error',
+      comment: 'harness/ (test builds, servers, Redis, the judge of right answers) serves scripts/ and tests/ and imports neither, nor app/.',
+      from: { path: '^harness/' },
+      to: { path: '^(app/|scripts/|tests/)' },
     },
   ],
   options: {
     // TypeScript 7 has no JavaScript API to parse with; swc parses the TypeScript instead.
     parser: 'swc',
     doNotFollow: { path: 'node_modules' },
+    // The test builds: copies of the project, made by harness/site-build.ts.
+    exclude: { path: '^tests/\\.artifacts/' },
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
   },

@@ -4,6 +4,7 @@
  */
 export async function register(): Promise<void> {
   // The Edge runtime has no use for it: the agent surface runs on Node.
+  // biome-ignore lint/style/noProcessEnv: no setting; Next's bundler writes the runtime in here, and only as this exact expression
   if (process.env.NEXT_RUNTIME === 'edge') return
   const { registerTelemetry } = await import('./lib/telemetry/register.ts')
   await registerTelemetry()

@@ -42,13 +42,20 @@ const FieldDataError = (() => {
   return Error
 })()
 
-/** A Keystatic field whose value must also pass `schema`, refused with the content check's own words. */
-function checkedBy<F extends { validate: (value: never, ...rest: never[]) => unknown }>(field: F, schema: z.ZodType): F {
+/**
+ * A Keystatic field whose value must also pass `schema`, refused with the content check's own words.
+ * `asWritten` turns the editor's value into the one the file holds (an empty optional text is left out).
+ */
+function checkedBy<F extends { validate: (value: never, ...rest: never[]) => unknown }>(
+  field: F,
+  schema: z.ZodType,
+  asWritten: (value: unknown) => unknown = (value) => value,
+): F {
   const validate = field.validate
   return {
     ...field,
     validate(value: never, ...rest: never[]) {
-      const problem = fieldValueProblem(schema, value)
+      const problem = fieldValueProblem(schema, asWritten(value))
       if (problem) throw new FieldDataError(problem)
       return validate(value, ...rest)
     },
@@ -66,6 +73,18 @@ function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
       const min = checkOf(schema, 'min_length')?.minimum ?? 0
       return checkedBy(fields.text({ label, description, validation: { length: { min, ...(max ? { max } : {}) } } }), schema)
     }
+    case 'optional': {
+      // An optional text (a form field's help): Keystatic leaves an empty text out of the file, which
+      // is what the schema reads as absent.
+      const inner = def.innerType as z.ZodType
+      if (defOf(inner).type !== 'string')
+        throw new Error(`keystatic.config.ts: no editor field for an optional zod ${defOf(inner).type} (label "${label}")`)
+      const max = checkOf(inner, 'max_length')?.maximum
+      const field = fields.text({ label, description, validation: { length: { min: 0, ...(max ? { max } : {}) } } })
+      return checkedBy(field, schema, (value) => (value === '' ? undefined : value))
+    }
+    case 'object':
+      return objectField(schema as z.ZodObject, words.fields ?? {}, label, description)
     case 'nullable': {
       // A price: a number, or empty for "on request". Keystatic's number field writes nothing for an
       // empty value; the content file says `null`, which the schema reads as "on request".
@@ -97,7 +116,7 @@ function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
         description,
         itemLabel: (props) => {
           const value = props as unknown as { value: unknown; fields?: Record<string, { value: unknown }> }
-          const name = value.fields?.name?.value
+          const name = value.fields?.name?.value ?? value.fields?.label?.value
           return typeof name === 'string' && name ? name : typeof value.value === 'string' ? value.value : label
         },
         validation: { length: { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) } },
@@ -108,8 +127,8 @@ function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
   }
 }
 
-function objectField(schema: z.ZodObject, words: Record<string, FieldWords>, label: string): ComponentSchema {
-  return fields.object(frontmatterFields(schema, words), { label })
+function objectField(schema: z.ZodObject, words: Record<string, FieldWords>, label: string, description?: string): ComponentSchema {
+  return fields.object(frontmatterFields(schema, words), { label, ...(description ? { description } : {}) })
 }
 
 /** Every field of a frontmatter schema, in the schema's order (the order the editor writes them in). */

@@ -1,25 +1,32 @@
 import type { NextConfig } from 'next'
 import { writeBuildRecord } from './lib/build-record.ts'
+import { CONTENT_SNAPSHOT_FILE } from './lib/content/load.ts'
 import { exitOnConfigError, loadEnvFiles } from './lib/env-files.ts'
 import { CACHE_CONTROL } from './lib/http/headers.ts'
 import type { HeaderList } from './lib/http/header-list.ts'
-import { editorMode } from './lib/env.ts'
 import { editorSecurityHeaders, PAGE_SECURITY_HEADERS, RESOURCE_SECURITY_HEADERS, siteWideHeaders } from './lib/http/security-headers.ts'
 import { EDITOR_PATH_SOURCES } from './lib/routes/editor-paths.ts'
 import { PAGE_PATHS_SOURCE } from './lib/routes/page-paths.ts'
+import { LEAD_THANKS_PATH } from './lib/leads/form-fields.ts'
 import { pageHeaders } from './lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/routes/site-pages.ts'
-import { getSite } from './lib/site.ts'
+import { contentReloadsOnEdit, editorMode, getConfig } from './lib/env.ts'
+import { buildSite } from './lib/site.ts'
 
 // Read at build time: every page and document is prerendered with this deployment's settings (a
 // Vercel preview knows it is one, and its own URL, when it is built). npm start refuses to serve a
 // build made with other settings (scripts/start.ts).
 const site = siteOrExit()
 
-/** Next has loaded the `.env` files by now; a wrong setting stops `next dev` or `next build` in one line. */
+/**
+ * Next has loaded the `.env` files by now; a wrong setting stops `next dev` or `next build` in one line.
+ * The content is read from content/ (the build record hashes what the build was made from), not from
+ * the snapshot the servers load: `next typegen` and `next build` load this file before any snapshot
+ * is needed, or written.
+ */
 function siteOrExit() {
   try {
-    return getSite()
+    return buildSite(getConfig())
   } catch (error) {
     exitOnConfigError(error, loadEnvFiles())
   }
@@ -45,8 +52,9 @@ const nextConfig: NextConfig = {
   // Loaded from node_modules rather than bundled: Turbopack would copy each into every route's chunks
   // (zod three times, the Upstash client twice in the agent API's function).
   serverExternalPackages: ['zod', '@upstash/redis', '@upstash/ratelimit', 'flags', '@modelcontextprotocol/server', 'ajv', 'marked', 'yaml'],
-  // The functions (agent API, MCP) read content/ at run time.
-  outputFileTracingIncludes: { '/**': ['./content/**/*.md'] },
+  // The functions (agent API, MCP) load the content the build checked, not content/ (lib/content/load.ts).
+  // The contact form's route also reads the prerendered contact page: traced after the build (lib/pages/prerendered-pages.ts).
+  outputFileTracingIncludes: { '/**': [`./${CONTENT_SNAPSHOT_FILE}`] },
   compiler: {
     async runAfterProductionCompile({ distDir }) {
       writeBuildRecord(distDir, site)
@@ -69,10 +77,13 @@ const nextConfig: NextConfig = {
     // page set here, its CSP after the build. First, so that the rules of the pages (same header
     // names) come after it and win. Next itself answers its 404 with `private, no-store` instead.
     const notFound = { source: PAGE_PATHS_SOURCE, headers: list([['Cache-Control', CACHE_CONTROL.notFound], ...PAGE_SECURITY_HEADERS]) }
-    const editorRules = editor
-      ? EDITOR_PATH_SOURCES.map((source) => ({ source, headers: list(editorSecurityHeaders(process.env.NODE_ENV === 'development')) }))
-      : []
-    return [notFound, ...pages, ...editorRules, ...(siteWide.length > 0 ? [{ source: '/:path*', headers: list(siteWide) }] : [])]
+    const editorRules = editor ? EDITOR_PATH_SOURCES.map((source) => ({ source, headers: list(editorSecurityHeaders(contentReloadsOnEdit())) })) : []
+    // The contact form's thank-you page: a page like the others, for the visitor alone (noindex, in no sitemap).
+    const thanks = {
+      source: LEAD_THANKS_PATH,
+      headers: list([['Cache-Control', CACHE_CONTROL.page], ['X-Robots-Tag', 'noindex'], ...PAGE_SECURITY_HEADERS]),
+    }
+    return [notFound, ...pages, thanks, ...editorRules, ...(siteWide.length > 0 ? [{ source: '/:path*', headers: list(siteWide) }] : [])]
   },
   async rewrites() {
     return {

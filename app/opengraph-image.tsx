@@ -1,8 +1,8 @@
-import { PRODUCT_NAME } from '@/lib/contract/constants.ts'
-import { SHARE_IMAGE_SIZE, shareImage } from '@/lib/pages/brand-image.tsx'
+import { shareImage } from '@/lib/pages/brand-image.tsx'
+import { SHARE_IMAGE_SIZE, shareImageAlt } from '@/lib/pages/page-model.ts'
 import { getSite } from '@/lib/site.ts'
 
-export const alt = `${PRODUCT_NAME}: ${getSite().content.home.data.tagline}`
+export const alt = shareImageAlt(getSite())
 export const size = SHARE_IMAGE_SIZE
 export const contentType = 'image/png'
 export default shareImage

@@ -5,7 +5,7 @@
  * decided (outcome, the store that counted it, tokens left), which the handlers return for telemetry.
  */
 import type { AgentRequest } from './http/agent-request.ts'
-import { isClientAddressResolvedByServer, readClientAddress, type ClientAddressSource } from './client-address.ts'
+import { readClientAddress, type ForwardedAddressSource } from './client-address.ts'
 import { getConfig } from './env.ts'
 import type { HeaderList } from './http/header-list.ts'
 import { quotaBucketKey } from './net/ip-address.ts'
@@ -14,8 +14,11 @@ import { getQuota, type Quota, type QuotaStoreUsed } from './quota/quota.ts'
 import { quotaHeaderValues } from './quota/token-bucket.ts'
 import { isPublicAgentAccessEnabled } from './rollout/public-agent-access.ts'
 
-/** What was decided: `outcome`, the store that counted the request and the tokens left (null when the access is off). */
-interface AdmissionRecord {
+/**
+ * What was decided: `outcome`, the store that counted the request and the tokens left (null when the
+ * access is off). Handlers hand it to telemetry as a value (lib/telemetry/observe.ts reports it).
+ */
+export interface AdmissionRecord {
   outcome: 'admitted' | 'rate-limited' | 'disabled'
   quotaStore: QuotaStoreUsed | null
   quotaRemaining: number | null
@@ -34,7 +37,8 @@ export type Admission = AdmissionRecord &
 
 interface AdmissionContext {
   quota: Quota
-  addressSource: ClientAddressSource
+  /** Where a web request's address comes from; a plain request (`npm start`) carries its own. */
+  addressSource: ForwardedAddressSource
   disabled: Admission
 }
 
@@ -44,15 +48,9 @@ function getContext(): AdmissionContext {
   if (context) return context
   const config = getConfig()
   const retryAfterSeconds = config.disabledRetryAfterSeconds
-  const addressSource: ClientAddressSource = config.onVercel ? 'vercel' : isClientAddressResolvedByServer() ? 'server' : 'unverified'
-  if (addressSource === 'unverified') {
-    console.warn(
-      '[quota] not started through `npm start` (scripts/start.ts): client addresses come from request headers a client can forge, so quotas can be dodged',
-    )
-  }
   context = {
     quota: getQuota(),
-    addressSource,
+    addressSource: config.onVercel ? 'vercel' : 'unverified',
     disabled: Object.freeze({
       admitted: false,
       reason: 'public_agent_access_disabled',
@@ -66,8 +64,19 @@ function getContext(): AdmissionContext {
   return context
 }
 
+let warnedOfUnverifiedAddresses = false
+
+/** Once, at the first request whose address only headers tell, outside Vercel: those headers are the client's. */
+function warnOfUnverifiedAddresses(): void {
+  warnedOfUnverifiedAddresses = true
+  console.warn(
+    '[quota] not started through `npm start` (scripts/start.ts): client addresses come from request headers a client can forge, so quotas can be dodged',
+  )
+}
+
 export async function admitAgentRequest(request: AgentRequest): Promise<Admission> {
   const { quota, addressSource, disabled } = getContext()
+  if (addressSource === 'unverified' && !warnedOfUnverifiedAddresses && request instanceof Request) warnOfUnverifiedAddresses()
   if (!(await isPublicAgentAccessEnabled(request))) return disabled
   const key = quotaBucketKey(readClientAddress(request, addressSource))
   const pending = quota.consume(key)

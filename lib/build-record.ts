@@ -28,6 +28,9 @@ export function buildRecordOf(site: Site): BuildRecord {
       SERVICE_NAME: config.serviceName,
       MCP_SERVER_NAME: config.mcpServerName ?? '(derived from the base URL)',
       CONTENT_SIGNAL: config.contentSignal,
+      // The contact page offers its form only where leads are kept durably (Upstash, or SQLite off
+      // Vercel): the server must agree. Which store keeps them may differ between build and start.
+      'contact form (a durable lead store: Upstash settings, or not on Vercel)': config.leads.store ? 'offered' : 'not offered',
     },
     content: createHash('sha256').update(JSON.stringify(site.content)).digest('hex'),
   }

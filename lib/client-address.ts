@@ -1,13 +1,14 @@
 /**
  * Who the client is, for quotas. Self-hosted (`npm start`), the custom server derives the address from
- * the TCP peer (trusting `X-Forwarded-For` only from `TRUST_PROXY` peers) and overwrites the forwarding
- * headers, so handlers read one header they can trust; on Vercel the platform sets that header.
+ * the TCP peer (trusting `X-Forwarded-For` only from `TRUST_PROXY` peers) and hands it to the handlers
+ * on the request value itself, so no header a client sent can stand in for it; on Vercel the platform
+ * sets the header handlers read.
  */
 import { isIPv4 } from 'node:net'
 import type { AgentRequest } from './http/agent-request.ts'
 import { cidrContains, formatIpAddress, parseCidr, parseIpAddress, type CidrRange, type IpAddress, UNKNOWN_CLIENT } from './net/ip-address.ts'
 
-/** The header handlers read: `X-Real-IP` (Vercel sets it; `npm start` overwrites it). */
+/** The header handlers read on Vercel: `X-Real-IP` (the platform sets it). */
 export const CLIENT_ADDRESS_HEADER = 'x-real-ip'
 export const FORWARDED_FOR_HEADER = 'x-forwarded-for'
 
@@ -56,51 +57,19 @@ export function createClientAddressResolver(trustProxy: readonly string[]): Clie
   }
 }
 
-/** The parts of a Node `IncomingMessage` whose client headers the custom server overwrites. */
-export interface MutableRequestHeaders {
-  headers: Record<string, string | string[] | undefined>
-  rawHeaders: string[]
-}
+/** Where a web request's address comes from: Vercel's headers, or headers anyone could have sent (`next start`). */
+export type ForwardedAddressSource = 'vercel' | 'unverified'
 
 /**
- * Replaces every `X-Forwarded-For` / `X-Real-IP` the client sent with the resolved address, in both
- * `headers` and `rawHeaders` (code that rebuilds a request from `rawHeaders` must not see the originals).
+ * The client address text of a request, as the deployment delivers it: the address `npm start` resolved
+ * and put on its plain request; else, from a web request's headers, `vercel`'s (the platform sets
+ * them) or `unverified` ones (plain `next start` or `next dev`: Next sets X-Forwarded-For from the
+ * socket only when the client sent none, so these headers are the client's to choose; the last hop is
+ * taken, and a warning says so).
  */
-export function overwriteClientAddressHeaders(request: MutableRequestHeaders, address: string): void {
-  request.headers[FORWARDED_FOR_HEADER] = address
-  request.headers[CLIENT_ADDRESS_HEADER] = address
-  const raw = request.rawHeaders
-  const rewritten: string[] = []
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = (raw[i] as string).toLowerCase()
-    if (name === FORWARDED_FOR_HEADER || name === CLIENT_ADDRESS_HEADER) continue
-    rewritten.push(raw[i] as string, raw[i + 1] as string)
-  }
-  rewritten.push('X-Forwarded-For', address, 'X-Real-IP', address)
-  request.rawHeaders = rewritten
-}
-
-const RESOLVED_MARK = Symbol.for('cadence.client-address-resolved-by-server')
-
-/** Called by the custom server (scripts/start.ts): every request's client header was written from the socket. */
-export function markClientAddressResolvedByServer(): void {
-  ;(globalThis as Record<symbol, unknown>)[RESOLVED_MARK] = true
-}
-
-export function isClientAddressResolvedByServer(): boolean {
-  return (globalThis as Record<symbol, unknown>)[RESOLVED_MARK] === true
-}
-
-export type ClientAddressSource = 'server' | 'vercel' | 'unverified'
-
-/**
- * The client address text of a request, as the deployment delivers it. `unverified` (plain `next start`
- * or `next dev`): Next sets X-Forwarded-For from the socket only when the client sent none, so these
- * headers are the client's to choose; the last hop is taken, and a warning at start says so.
- */
-export function readClientAddress(request: AgentRequest, source: ClientAddressSource): string | null {
+export function readClientAddress(request: AgentRequest, source: ForwardedAddressSource): string | null {
+  if (!(request instanceof Request)) return request.clientAddress
   const realIp = request.headers.get(CLIENT_ADDRESS_HEADER)
-  if (source === 'server') return realIp
   const forwardedFor = request.headers.get(FORWARDED_FOR_HEADER)
   if (source === 'vercel') return realIp ?? firstHop(forwardedFor)
   return lastHop(forwardedFor) ?? realIp

@@ -118,6 +118,35 @@ const contentSignal = setting((value) =>
       },
 )
 
+/** An http(s) URL a delivery is POSTed to (LEADS_WEBHOOK_URL, LEADS_SLACK_WEBHOOK_URL). */
+function postUrl(example: string) {
+  return setting((value) => {
+    try {
+      const url = new URL(value)
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password) return url.href
+    } catch {
+      // reported below
+    }
+    return { expected: `expected an http(s) URL such as ${example}` }
+  })
+}
+
+// Secrets are never repeated in an error message.
+const webhookSecret = setting((value) =>
+  /^whsec_[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value.slice('whsec_'.length), 'base64').length >= 24
+    ? value
+    : {
+        expected:
+          "expected a Standard Webhooks secret: whsec_ followed by at least 24 random bytes in base64, e.g. from node -e \"console.log('whsec_' + crypto.randomBytes(32).toString('base64'))\"",
+      },
+)
+
+function longSecret(minLength: number) {
+  return setting((value) => (value.length >= minLength ? value : { expected: `expected a random string of at least ${minLength} characters` }))
+}
+
+const databasePath = setting((value) => (value.includes('\0') ? { expected: 'expected a file path' } : value))
+
 function quote(value: string): string {
   return JSON.stringify(value.length > 120 ? `${value.slice(0, 117)}...` : value)
 }
@@ -155,6 +184,13 @@ const EnvSchema = z.object({
   KEYSTATIC_SECRET: text,
   NEXT_PUBLIC_KEYSTATIC_GITHUB_APP_SLUG: text,
   KEYSTATIC_GITHUB_REPO: matching(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'the repository as owner/name, e.g. cadence/site'),
+  LEADS_DATABASE_PATH: databasePath,
+  LEADS_RETENTION_DAYS: wholeNumber(1, 3650, 'a whole number of days'),
+  LEADS_ADDRESS_SALT: longSecret(16),
+  LEADS_WEBHOOK_URL: postUrl('https://crm.example.com/hooks/leads'),
+  LEADS_WEBHOOK_SECRET: webhookSecret,
+  LEADS_SLACK_WEBHOOK_URL: postUrl('https://hooks.slack.com/services/T000/B000/XXXX'),
+  CRON_SECRET: longSecret(16),
 })
 
 /** The GitHub settings of the visual editor: all of them, or none (then only `npm run dev` has an editor). */
@@ -204,6 +240,10 @@ export interface SiteConfig {
    * are set; null otherwise. Secrets stay on the server: only `repo` and `appSlug` reach the browser.
    */
   editorGitHub: EditorGitHubSettings | null
+  /** The contact form's leads: where they are kept and where they are delivered (lib/leads). */
+  leads: LeadSettings
+  /** CRON_SECRET: what Vercel Cron sends as `Authorization: Bearer …`; without it the cron route answers 401 to everyone. */
+  cronSecret: string | undefined
 }
 
 export interface EditorGitHubSettings {
@@ -213,6 +253,29 @@ export interface EditorGitHubSettings {
   appSlug: string
   repo: { owner: string; name: string }
 }
+
+/**
+ * Where leads are kept: Upstash Redis when it is configured (every instance and function shares it);
+ * else an SQLite file on the server's disk; on Vercel without Upstash nowhere (a function's disk does
+ * not last), and the contact form is not offered.
+ */
+export type LeadStoreSetting = { kind: 'upstash' } | { kind: 'sqlite'; path: string } | null
+
+export interface LeadSettings {
+  store: LeadStoreSetting
+  /** Salt of the address hash kept with each lead; null: the form picks a random one per process. */
+  addressSalt: string | null
+  /** Leads older than this many days are purged (delivery timer, cron run, npm run leads -- purge). */
+  retentionDays: number
+  /** Where each lead is POSTed as a signed Standard Webhooks event, with its `whsec_` secret. */
+  webhook: { url: string; secret: string } | null
+  /** A Slack incoming webhook that gets a message per lead. */
+  slackWebhookUrl: string | null
+}
+
+/** The SQLite file when LEADS_DATABASE_PATH is unset: in the project directory, outside the build output. */
+export const DEFAULT_LEADS_DATABASE_PATH = '.data/leads.sqlite'
+export const DEFAULT_LEADS_RETENTION_DAYS = 180
 
 /** One wrong setting: the variable and what was expected of it (never the value of a secret). */
 export interface ConfigIssue {
@@ -244,7 +307,6 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
   }
   const e = parsed.data
   const port = e.PORT ?? 3000
-  const onVercel = e.VERCEL === '1' || e.VERCEL_ENV !== undefined
   const deployment: DeploymentKind = !e.VERCEL_ENV ? 'local' : e.VERCEL_ENV === 'production' ? 'production' : 'preview'
   const upstashUrl = e.UPSTASH_REDIS_REST_URL ?? e.KV_REST_API_URL
   const upstashToken = e.UPSTASH_REDIS_REST_TOKEN ?? e.KV_REST_API_TOKEN
@@ -268,6 +330,16 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
     ])
   }
   const [repoOwner = '', repoName = ''] = e.KEYSTATIC_GITHUB_REPO?.split('/') ?? []
+  // An unsigned event could not be told from a forged one: the URL needs its secret.
+  if (Boolean(e.LEADS_WEBHOOK_URL) !== Boolean(e.LEADS_WEBHOOK_SECRET)) {
+    throw new ConfigError([
+      {
+        variable: e.LEADS_WEBHOOK_URL ? 'LEADS_WEBHOOK_SECRET' : 'LEADS_WEBHOOK_URL',
+        expected: 'set both LEADS_WEBHOOK_URL and LEADS_WEBHOOK_SECRET, or neither',
+      },
+    ])
+  }
+  const onVercel = e.VERCEL === '1' || e.VERCEL_ENV !== undefined
   return Object.freeze({
     host: e.HOST ?? '127.0.0.1',
     port,
@@ -298,6 +370,18 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
             repo: { owner: repoOwner, name: repoName },
           }
         : null,
+    leads: Object.freeze({
+      store: upstashUrl
+        ? { kind: 'upstash' as const }
+        : onVercel
+          ? null
+          : { kind: 'sqlite' as const, path: e.LEADS_DATABASE_PATH ?? DEFAULT_LEADS_DATABASE_PATH },
+      addressSalt: e.LEADS_ADDRESS_SALT ?? null,
+      retentionDays: e.LEADS_RETENTION_DAYS ?? DEFAULT_LEADS_RETENTION_DAYS,
+      webhook: e.LEADS_WEBHOOK_URL && e.LEADS_WEBHOOK_SECRET ? { url: e.LEADS_WEBHOOK_URL, secret: e.LEADS_WEBHOOK_SECRET } : null,
+      slackWebhookUrl: e.LEADS_SLACK_WEBHOOK_URL ?? null,
+    }),
+    cronSecret: e.CRON_SECRET,
   })
 }
 
@@ -349,14 +433,25 @@ export interface TelemetryExport {
   metricIntervalMs: number
 }
 
+/** The OpenTelemetry variables this module reads (their presence and the export interval; the SDK reads the rest). */
+export const TELEMETRY_VARIABLES = [
+  'OTEL_SDK_DISABLED',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT',
+  'VERCEL_OTEL_ENDPOINTS',
+  'OTEL_METRIC_EXPORT_INTERVAL',
+] as const
+
 export function telemetryExportOf(env: Record<string, string | undefined> = process.env): TelemetryExport | null {
-  const set = (name: string) => Boolean(env[name]?.trim())
-  if (/^true$/i.test(env.OTEL_SDK_DISABLED?.trim() ?? '')) return null
+  const read = (name: (typeof TELEMETRY_VARIABLES)[number]) => env[name]?.trim() ?? ''
+  const set = (name: (typeof TELEMETRY_VARIABLES)[number]) => Boolean(read(name))
+  if (/^true$/i.test(read('OTEL_SDK_DISABLED'))) return null
   const shared = set('OTEL_EXPORTER_OTLP_ENDPOINT')
   const traces = shared || set('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') || set('VERCEL_OTEL_ENDPOINTS')
   const metrics = shared || set('OTEL_EXPORTER_OTLP_METRICS_ENDPOINT')
   if (!traces && !metrics) return null
-  const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL?.trim())
+  const interval = Number(read('OTEL_METRIC_EXPORT_INTERVAL'))
   return { traces, metrics, metricIntervalMs: Number.isSafeInteger(interval) && interval > 0 ? interval : 60_000 }
 }
 
@@ -389,3 +484,17 @@ export function editorMode(config: SiteConfig = getConfig()): EditorMode {
   if (config.editorGitHub) return { kind: 'github', github: config.editorGitHub }
   return contentReloadsOnEdit() ? { kind: 'local' } : null
 }
+
+/**
+ * A production server (NODE_ENV=production: next build's prerendering, next start, the Vercel
+ * functions) loads the content the build checked rather than content/ (lib/content/load.ts).
+ */
+export function servesBuiltContent(): boolean {
+  return process.env.NODE_ENV === 'production'
+}
+
+/**
+ * Every variable this module reads: the site's settings, OpenTelemetry's switches, and NODE_ENV (set by
+ * Next: `development` under `npm run dev`). README's settings table lists each of them.
+ */
+export const VARIABLES_READ: readonly string[] = [...SETTING_VARIABLES, ...TELEMETRY_VARIABLES, 'NODE_ENV']

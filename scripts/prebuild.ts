@@ -1,21 +1,27 @@
 /**
  * Runs before `next build` (npm's prebuild): the settings, from the environment and the `.env` files
- * `next build` reads, and every file under content/. A wrong setting stops the build with one line
+ * `next build` reads, and every file under content/, written once checked to the content snapshot the
+ * production servers load (lib/content/load.ts). A wrong setting stops the build with one line
  * naming the variable; a wrong content edit with the file, line, field and what is expected. A Vercel
  * production build without Upstash Redis is warned that its quota is per instance, and a production
- * build that still names `.example` placeholder domains is warned about each. Then it bundles the
+ * build that still names `.example` placeholder domains is warned about each, and a Vercel build without
+ * Upstash Redis that its contact form is off (no durable lead store). Then it bundles the
  * pages' script into public/ (scripts/page-script.ts), which `next build` serves from there.
  */
 import { checkContentOrExit } from '../lib/content/check.ts'
+import { writeContentSnapshot } from '../lib/content/load.ts'
 import { placeholderDomainWarning } from '../lib/content/placeholder-domains.ts'
 import { loadSettingsOrExit } from '../lib/env-files.ts'
+import { noLeadStoreWarning } from '../lib/leads/store.ts'
 import { perInstanceQuotaWarning } from '../lib/quota/quota.ts'
 import { buildPageScript } from './page-script.ts'
 
 const config = loadSettingsOrExit()
 const warning = perInstanceQuotaWarning(config)
 if (warning) console.warn(warning)
-const content = checkContentOrExit('build')
+const noLeadStore = noLeadStoreWarning(config)
+if (noLeadStore) console.warn(noLeadStore)
+const content = checkContentOrExit('build', writeContentSnapshot)
 const placeholders = placeholderDomainWarning(config, content)
 if (placeholders) console.warn(placeholders)
 console.log('settings and content/: all valid')

@@ -1,12 +1,12 @@
 /**
  * `npm test`'s first step (npm's `pretest`): makes sure Debian's chromium and redis-server are on the
  * machine before anything needs them, installing the missing ones when this user may
- * (tests/support/system-packages.ts), else stopping within seconds with one line naming the command.
+ * (harness/system-packages.ts), else stopping within seconds with one line naming the command.
  */
 import { spawnSync } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import path from 'node:path'
-import { ensureSystemPackages, type SetupHost } from '../tests/support/system-packages.ts'
+import { ensureSystemPackages, type SetupHost } from '../harness/system-packages.ts'
 
 /** apt-get on a slow mirror takes minutes; past this something is stuck. */
 const APT_TIMEOUT_MS = 15 * 60_000

@@ -3,8 +3,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from '@playwright/test'
 import { E2E_ORIGIN, E2E_PORT } from './support/e2e-site.ts'
-import { blankedSiteVariables } from './support/site-build.ts'
-import { CHROMIUM_PATH } from './support/system-packages.ts'
+import { blankedSiteVariables } from '../harness/site-build.ts'
+import { CHROMIUM_PATH } from '../harness/system-packages.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 // Scripts need Node 24 (type stripping); the `node` devDependency provides it when the shell's is older.

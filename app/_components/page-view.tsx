@@ -1,7 +1,8 @@
+import { EMPTY_FORM, renderLeadFormSlot } from '@/lib/leads/form-html.ts'
 import { renderMarkdown } from '@/lib/pages/markdown.ts'
 import type { PageBlock, PageCard, PageLink, PageModel, PlanView } from '@/lib/pages/page-model.ts'
 import { getSite } from '@/lib/site.ts'
-import { getWebMcpPageTools } from '@/lib/webmcp/page-tools.ts'
+import { getWebMcpPageTools } from '@/lib/pages/page-tools.ts'
 import { ExecutionLoop } from './execution-loop.tsx'
 import { MarkdownHtml } from './markdown-html.tsx'
 import { McpInstall } from './mcp-install.tsx'
@@ -48,6 +49,8 @@ function blockKey(block: PageBlock): string {
       return 'links'
     case 'signupForm':
       return 'signupForm'
+    case 'leadForm':
+      return 'leadForm'
     case 'mcpInstall':
       return 'mcpInstall'
   }
@@ -114,6 +117,17 @@ function Block({ block }: { block: PageBlock }) {
         </section>
       ) : (
         <SignupForm form={getWebMcpPageTools().signupForm} />
+      )
+    case 'leadForm':
+      // The form's one renderer (lib/leads/form-html.ts): its route answers with the same block, filled in.
+      return (
+        <div className={block.form.available ? 'contact-grid' : 'handoff'}>
+          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the empty form, rendered at build time from content/ by the form's one renderer, which escapes every value */}
+          <div className="lead-form-slot" dangerouslySetInnerHTML={{ __html: renderLeadFormSlot(block.form, EMPTY_FORM) }} />
+          {block.cards.map((card) => (
+            <Card card={card} key={card.id} />
+          ))}
+        </div>
       )
     case 'mcpInstall':
       return <McpInstall mcpUrl={block.mcpUrl} markdownPath={block.markdownPath} links={block.links} />

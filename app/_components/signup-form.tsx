@@ -1,5 +1,5 @@
 import { SIGNUP_FORM_CLASS } from '@/lib/pages/page-script-hooks.ts'
-import type { SignupFormTool } from '@/lib/webmcp/page-tools.ts'
+import type { SignupFormTool } from '@/lib/pages/page-tools.ts'
 
 // The declarative WebMCP attributes (webmachinelearning/webmcp, declarative API explainer), unknown to React's types.
 declare module 'react' {

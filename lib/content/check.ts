@@ -4,9 +4,10 @@
  */
 import { ContentError, getContent, type SiteContent } from './load.ts'
 
-export function checkContentOrExit(action = 'run the command'): SiteContent {
+/** `read`: how the command gets its content (the build reads content/ and writes the snapshot). */
+export function checkContentOrExit(action = 'run the command', read: () => SiteContent = getContent): SiteContent {
   try {
-    return getContent()
+    return read()
   } catch (error) {
     if (!(error instanceof ContentError)) throw error
     console.error(`Content error — fix this file and ${action} again:\n${error.message}`)

@@ -13,6 +13,7 @@ import {
   PageFrontmatterSchema,
   PricingFrontmatterSchema,
   ResourceFrontmatterSchema,
+  type SalesFormSchema,
   SkillFrontmatterSchema,
 } from './frontmatter.ts'
 import { CONTENT_FILES } from './content-files.ts'
@@ -23,6 +24,8 @@ export interface FieldWords {
   description?: string
   /** For lists: the words of each entry's fields (a list of plans), or of the entry itself (a list of texts). */
   entry?: Record<string, FieldWords> | FieldWords
+  /** For groups of fields (the sales form and its parts): the words of each field of the group. */
+  fields?: Record<string, FieldWords>
 }
 
 export type FieldLabels<S extends z.ZodObject> = { [K in keyof S['shape'] & string]: FieldWords }
@@ -73,6 +76,78 @@ const contact: FieldLabels<typeof ContactFrontmatterSchema> = {
   ...PAGE_WORDS,
   email: { label: 'Contact email address' },
   responseTime: { label: 'How soon we answer', description: 'e.g. "We answer within one business day."' },
+  salesForm: {
+    label: 'Talk to sales form',
+    description: 'The words of the form on the contact page. What each field accepts is fixed by the developers.',
+    fields: salesFormWords(),
+  },
+}
+
+/** The words of a form field: its label and the optional help under it. */
+function formFieldWords(name: string): Record<string, FieldWords> {
+  return {
+    label: { label: `${name}: label` },
+    help: { label: `${name}: help text`, description: 'Optional: a short hint shown under the field. Leave it empty for none.' },
+  }
+}
+
+/** The words of a form field whose answer is picked from a list. */
+function choiceFieldWords(name: string): Record<string, FieldWords> {
+  return {
+    ...formFieldWords(name),
+    choices: {
+      label: `${name}: choices`,
+      description: 'The answers offered, in order (2 to 12).',
+      entry: {
+        value: {
+          label: 'Value kept with the lead',
+          description: 'Lower-case letters, digits, "-" and "+" (e.g. 11-50). Reports and the CRM use it: change it only with the developers.',
+        },
+        label: { label: 'Text visitors see' },
+      },
+    },
+  }
+}
+
+function salesFormWords(): FieldLabels<typeof SalesFormSchema> {
+  return {
+    heading: { label: 'Form heading' },
+    intro: { label: 'Introduction', description: 'A sentence or two above the form.' },
+    submitLabel: { label: 'Send button text' },
+    privacy: {
+      label: 'Privacy note',
+      description: 'Shown under the form. {{retention_days}} is replaced by the number of days we keep what people send.',
+    },
+    unavailable: {
+      label: 'Text when the form is off',
+      description: 'Shown instead of the form where this site cannot keep messages (it then points to the email address).',
+    },
+    fields: {
+      label: 'Form fields',
+      fields: {
+        name: { label: 'Name field', fields: formFieldWords('Name') },
+        email: { label: 'Email field', fields: formFieldWords('Email') },
+        company: { label: 'Company field', fields: formFieldWords('Company') },
+        teamSize: { label: 'Team size field', fields: choiceFieldWords('Team size') },
+        goal: { label: 'Goal field', fields: formFieldWords('Goal') },
+        topic: { label: 'Topic field', fields: choiceFieldWords('Topic') },
+        plan: {
+          label: 'Plan field',
+          description: "The plans listed are the pricing page's plans.",
+          fields: { ...formFieldWords('Plan'), none: { label: 'Plan: "no particular plan" text' } },
+        },
+      },
+    },
+    thanks: {
+      label: 'Thank-you page',
+      description: 'The page people see after sending the form.',
+      fields: {
+        title: { label: 'Thank-you page title' },
+        text: { label: 'Thank-you text' },
+        backLabel: { label: 'Link back to the contact page' },
+      },
+    },
+  }
 }
 
 const login: FieldLabels<typeof LoginFrontmatterSchema> = {

@@ -92,9 +92,59 @@ export const PricingFrontmatterSchema = PageFrontmatterSchema.extend({
     }),
 })
 
+/** A choice of a select: the value the form sends (and the lead keeps) and the label visitors read. */
+const ChoiceSchema = z.strictObject({
+  value: z.string().regex(/^[a-z0-9][a-z0-9+-]*$/, 'lower-case letters, digits, "-" and "+", such as "11-50"'),
+  label: shortText(60),
+})
+
+const uniqueChoices = z
+  .array(ChoiceSchema)
+  .min(2)
+  .max(12)
+  .superRefine((choices, context) => {
+    const seen = new Set<string>()
+    choices.forEach((choice, index) => {
+      if (seen.has(choice.value))
+        context.addIssue({ code: 'custom', path: [index, 'value'], message: `"${choice.value}" is already the value of another choice` })
+      seen.add(choice.value)
+    })
+  })
+
+/** A field of the sales form: its label and an optional help text under it. */
+const FormFieldSchema = z.strictObject({ label: shortText(60), help: shortText(160).optional() })
+const ChoiceFieldSchema = FormFieldSchema.extend({ choices: uniqueChoices })
+
+/**
+ * The words of the "Talk to sales" form on the contact page (lib/leads/form-fields.ts states what
+ * each field accepts). `privacy` may name the retention period as `{{retention_days}}`.
+ */
+export const SalesFormSchema = z.strictObject({
+  heading: shortText(60),
+  intro: shortText(300),
+  submitLabel: shortText(40),
+  privacy: shortText(300),
+  /** Shown instead of the form where the deployment has no durable store for leads. */
+  unavailable: shortText(200),
+  fields: z.strictObject({
+    name: FormFieldSchema,
+    email: FormFieldSchema,
+    company: FormFieldSchema,
+    teamSize: ChoiceFieldSchema,
+    goal: FormFieldSchema,
+    topic: ChoiceFieldSchema,
+    /** The plan choice lists the pricing page's plans; `none` labels "no particular plan". */
+    plan: FormFieldSchema.extend({ none: shortText(60) }),
+  }),
+  /** The thank-you page a good submission lands on. */
+  thanks: z.strictObject({ title: shortText(80), text: shortText(300), backLabel: shortText(60) }),
+})
+export type SalesFormContent = z.infer<typeof SalesFormSchema>
+
 export const ContactFrontmatterSchema = PageFrontmatterSchema.extend({
   email: z.email(),
   responseTime: shortText(80),
+  salesForm: SalesFormSchema,
 })
 
 export const LoginFrontmatterSchema = PageFrontmatterSchema.extend({
@@ -106,4 +156,4 @@ export const LoginFrontmatterSchema = PageFrontmatterSchema.extend({
  * How errors name one entry of a list field: a plan is `plan "Team"` (by its name, else its id), the
  * third feature `feature 3`, rather than `plans.1` or `features.2`.
  */
-export const LIST_ENTRY_NOUNS: Readonly<Record<string, string>> = { plans: 'plan', features: 'feature' }
+export const LIST_ENTRY_NOUNS: Readonly<Record<string, string>> = { plans: 'plan', features: 'feature', choices: 'choice' }

@@ -1,16 +1,18 @@
 /**
  * Reads and validates every Markdown file under `content/`. Each file is frontmatter (YAML between
  * `---` lines, checked by a zod schema) and a Markdown body that may use the placeholders of
- * `TEMPLATE_VARIABLES`, filled in per deployment by `fillTemplate`. Production reads the files once
- * per process; `next dev` re-reads them when one changed, so an edit shows on the next request.
- * A wrong edit is a ContentError naming the file, the line and the field (lib/content/issues.ts).
+ * `TEMPLATE_VARIABLES`, filled in per deployment by `fillTemplate`. `npm run build` reads and checks
+ * them once and writes the result to CONTENT_SNAPSHOT_FILE, which production servers (the Vercel
+ * functions, next start) load instead; `next dev` re-reads the files when one changed, so an edit shows
+ * on the next request. A wrong edit is a ContentError naming the file, the line and the field
+ * (lib/content/issues.ts).
  */
-import { readFileSync, statSync } from 'node:fs'
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { z } from 'zod'
 import { PUBLIC_RESOURCE_IDS, type PublicResourceId } from '../contract/constants.ts'
 import { SKILL_NAME } from '../routes/document-paths.ts'
-import { contentReloadsOnEdit } from '../env.ts'
+import { contentReloadsOnEdit, servesBuiltContent } from '../env.ts'
 import { CONTRACT_TEMPLATE_VALUES, contractContradictions, type ContractPlaceholder } from './contract-values.ts'
 import {
   ContactFrontmatterSchema,
@@ -158,18 +160,45 @@ function contentFingerprint(root: string): string {
     .join('|')
 }
 
+/**
+ * The validated content as `npm run build` left it (scripts/prebuild.ts), relative to the project root:
+ * every request of a deployment answers from the same content, so a new instance loads this JSON
+ * rather than parsing and validating content/ again. next.config.ts traces it into the functions.
+ */
+export const CONTENT_SNAPSHOT_FILE = 'content-snapshot.json'
+
+/** Checks content/ (a ContentError when an edit is wrong) and writes the snapshot production loads. */
+export function writeContentSnapshot(root: string = process.cwd()): SiteContent {
+  const content = loadContent(root)
+  const file = path.join(root, CONTENT_SNAPSHOT_FILE)
+  // Written whole, then renamed: a server reading it never sees half a file.
+  writeFileSync(`${file}.tmp`, JSON.stringify(content))
+  renameSync(`${file}.tmp`, file)
+  return content
+}
+
+function readContentSnapshot(root: string): SiteContent {
+  try {
+    return JSON.parse(readFileSync(path.join(root, CONTENT_SNAPSHOT_FILE), 'utf8')) as SiteContent
+  } catch {
+    throw new ContentError(`${CONTENT_SNAPSHOT_FILE} is missing or unreadable: build with npm run build, which checks content/ and writes it`)
+  }
+}
+
 let built: SiteContent | undefined
 let preview: { fingerprint: string; content?: SiteContent; error?: unknown } | undefined
 
 /**
- * The validated content of this deployment. Production reads it on first use and keeps it; under
- * `next dev` each call checks whether a file changed and then reads them again, so pages, Markdown
- * and API bodies (built from it per site, lib/site.ts) show an edit on the next request, and a wrong
- * edit is reported (Next's error overlay, the terminal) until it is fixed.
+ * The validated content of this deployment. A production server (NODE_ENV=production: next build's
+ * prerendering, next start, the Vercel functions) loads the build's snapshot on first use and keeps
+ * it; any other process (scripts, tests) reads content/ once. Under `next dev` each call checks
+ * whether a file changed and then reads them again, so pages, Markdown and API bodies (built from it
+ * per site, lib/site.ts) show an edit on the next request, and a wrong edit is reported (Next's error
+ * overlay, the terminal) until it is fixed.
  */
 export function getContent(): SiteContent {
   if (!contentReloadsOnEdit()) {
-    built ??= loadContent()
+    built ??= servesBuiltContent() ? readContentSnapshot(process.cwd()) : loadContent()
     return built
   }
   const root = process.cwd()

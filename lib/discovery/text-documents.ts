@@ -11,7 +11,7 @@ import { EDITOR_API_PATH, EDITOR_PATH } from '../routes/editor-paths.ts'
 import { SITE_PAGES } from '../routes/site-pages.ts'
 import type { Site } from '../site.ts'
 import { buildPageModels } from '../pages/page-model.ts'
-import { buildWebMcpPageTools, signupFormPages, webMcpToolNames } from '../webmcp/page-tools.ts'
+import { buildWebMcpPageTools, signupFormPages, webMcpToolNames } from '../pages/page-tools.ts'
 import { DOCUMENT_INFO } from './document-index.ts'
 import { DOCUMENT_PATHS, type DocumentName } from '../routes/document-paths.ts'
 

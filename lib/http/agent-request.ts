@@ -2,7 +2,8 @@
  * A request as the agent surface's handlers read it: method, absolute URL, headers by name and, for
  * POST /mcp, the body. Next and Vercel hand over their route handlers' web `Request`; `npm start`
  * hands over Node's request as a plain value (lib/http/node-adapter.ts), its body already read under
- * the route's limit: building a Fetch `Request` for each call cost about a tenth of an MCP answer.
+ * the route's limit (building a Fetch `Request` for each call cost about a tenth of an MCP answer),
+ * with the client address it resolved and whether the answer goes compressed.
  */
 import { readRequestBody } from '@modelcontextprotocol/server'
 
@@ -20,7 +21,21 @@ export interface PlainRequest {
   readonly headers: HeaderReader
   /** The body's bytes as read (at most one byte over the route's limit), or null when there was none. */
   readonly bytes: Uint8Array | null
+  /**
+   * The client's address as the server resolved it from the connection (lib/client-address.ts): the
+   * TCP peer, or what a trusted proxy forwarded. Forwarding headers the client sent play no part.
+   */
+  readonly clientAddress: string
+  /**
+   * Whether the answer goes compressed (lib/http/respond.ts): the server that built this request
+   * writes answers to the socket as they are. Next and Vercel compress by themselves, and strip a
+   * route handler's Content-Encoding, so a web `Request` never asks for it.
+   */
+  readonly compressAnswer: boolean
 }
+
+/** How the server that built a plain request delivers it: the options of the request above. */
+export type RequestDelivery = Pick<PlainRequest, 'clientAddress' | 'compressAnswer'>
 
 export type AgentRequest = Request | PlainRequest
 
@@ -36,4 +51,9 @@ export async function readBodyText(request: AgentRequest, limit: number): Promis
   const { headers, bytes } = request
   if (Number(headers.get('content-length')) > limit || (bytes?.byteLength ?? 0) > limit) return { tooLarge: true }
   return { tooLarge: false, text: bytes ? decoder.decode(bytes) : '' }
+}
+
+/** Whether the answer to `request` goes compressed: only where the server asked for it (see PlainRequest). */
+export function compressesAnswer(request: AgentRequest): boolean {
+  return !(request instanceof Request) && request.compressAnswer
 }

@@ -1,7 +1,8 @@
 /**
- * HTTP `Accept` parsing (RFC 9110 §12.5.1) and the homepage's one negotiation rule: Markdown only when
- * `text/markdown` is listed explicitly with q > 0 and q ≥ the q of `text/html` (standards.md §8).
- * Parsing never throws: a malformed media range is skipped, the rest of the header still counts.
+ * HTTP `Accept` and `Accept-Encoding` parsing (RFC 9110 §12.5.1, §12.5.3; one q-value parser for
+ * both) and the homepage's one negotiation rule: Markdown only when `text/markdown` is listed
+ * explicitly with q > 0 and q ≥ the q of `text/html` (standards.md §8). Parsing never throws: a
+ * malformed element is skipped, the rest of the header still counts.
  */
 
 export interface MediaRange {
@@ -29,6 +30,8 @@ const MAX_ACCEPT_LENGTH = 8192
  * Splits a header value on `separator`, outside quoted strings (a `\` escapes the next character).
  */
 function splitOutsideQuotes(value: string, separator: string): string[] {
+  // The usual header has no quoted string: a plain split gives the same parts, without a loop per character.
+  if (!value.includes('"')) return value.split(separator)
   const parts: string[] = []
   let current = ''
   let quoted = false
@@ -58,19 +61,17 @@ function unquote(value: string): string | null {
   return value.slice(1, -1).replace(/\\(.)/g, '$1')
 }
 
-function parseMediaRange(text: string, index: number): MediaRange | null {
-  const [range = '', ...paramTexts] = splitOutsideQuotes(text, ';')
-  const slash = range.indexOf('/')
-  if (slash < 0) return null
-  const type = range.slice(0, slash).trim().toLowerCase()
-  const subtype = range
-    .slice(slash + 1)
-    .trim()
-    .toLowerCase()
-  if (!TOKEN.test(type) || !TOKEN.test(subtype)) return null
-  // `*/html` is not a media range.
-  if (type === '*' && subtype !== '*') return null
+/** One element of a q-weighted list (Accept, Accept-Encoding): its name, its parameters before `q`, and `q`. */
+interface WeightedElement {
+  /** Lower-cased, trimmed; not yet checked (a media range or a coding has its own form). */
+  name: string
+  params: Record<string, string>
+  q: number
+}
 
+/** RFC 9110 §12.4.2's weight and the parameters before it; null when a parameter or the q-value is malformed. */
+function parseWeightedElement(text: string): WeightedElement | null {
+  const [name = '', ...paramTexts] = splitOutsideQuotes(text, ';')
   const params: Record<string, string> = {}
   let q = 1
   for (const paramText of paramTexts) {
@@ -78,34 +79,73 @@ function parseMediaRange(text: string, index: number): MediaRange | null {
     if (!trimmed) continue
     const equals = trimmed.indexOf('=')
     if (equals < 0) return null
-    const name = trimmed.slice(0, equals).trim().toLowerCase()
+    const paramName = trimmed.slice(0, equals).trim().toLowerCase()
     const value = unquote(trimmed.slice(equals + 1).trim())
-    if (!TOKEN.test(name) || value === null) return null
-    if (name === 'q') {
+    if (!TOKEN.test(paramName) || value === null) return null
+    if (paramName === 'q') {
       if (!QVALUE.test(value)) return null
       q = Number(value)
-      // Everything after q are accept-extensions, not media-type parameters.
+      // Everything after q are accept-extensions, not parameters.
       break
     }
-    params[name] = value
+    params[paramName] = value
   }
+  return { name: name.trim().toLowerCase(), params, q }
+}
+
+/** Every well-formed element of a q-weighted list, in header order (a cut header's last, maybe incomplete, one left out). */
+function parseWeightedList<T>(value: string | null | undefined, element: (parsed: WeightedElement, index: number) => T | null): T[] {
+  if (!value) return []
+  const elements: T[] = []
+  const parts = splitOutsideQuotes(value.slice(0, MAX_ACCEPT_LENGTH), ',')
+  // A cut header ends in an element that may have lost its parameters (`text/markdown;q=0` cut to
+  // `text/markdown` would reverse the client's preference): only complete elements count.
+  if (value.length > MAX_ACCEPT_LENGTH) parts.pop()
+  for (const part of parts) {
+    if (!part.trim()) continue
+    const parsed = parseWeightedElement(part)
+    const item = parsed && element(parsed, elements.length)
+    if (item) elements.push(item)
+  }
+  return elements
+}
+
+function toMediaRange({ name, params, q }: WeightedElement, index: number): MediaRange | null {
+  const slash = name.indexOf('/')
+  if (slash < 0) return null
+  const type = name.slice(0, slash).trim()
+  const subtype = name.slice(slash + 1).trim()
+  if (!TOKEN.test(type) || !TOKEN.test(subtype)) return null
+  // `*/html` is not a media range.
+  if (type === '*' && subtype !== '*') return null
   return { type, subtype, params, q, index }
 }
 
 /** Every well-formed media range of an `Accept` value, in header order. */
 export function parseAccept(accept: string | null | undefined): MediaRange[] {
-  if (!accept) return []
-  const ranges: MediaRange[] = []
-  const parts = splitOutsideQuotes(accept.slice(0, MAX_ACCEPT_LENGTH), ',')
-  // A cut header ends in a range that may have lost its parameters (`text/markdown;q=0` cut to
-  // `text/markdown` would reverse the client's preference): only complete ranges count.
-  if (accept.length > MAX_ACCEPT_LENGTH) parts.pop()
-  for (const part of parts) {
-    if (!part.trim()) continue
-    const range = parseMediaRange(part, ranges.length)
-    if (range) ranges.push(range)
+  return parseWeightedList(accept, toMediaRange)
+}
+
+/** A content coding of `Accept-Encoding` (RFC 9110 §12.5.3): lower-cased, `*` for any, `identity` included. */
+export interface WeightedCoding {
+  coding: string
+  q: number
+}
+
+/** Every well-formed coding of an `Accept-Encoding` value, in header order. */
+export function parseAcceptEncoding(acceptEncoding: string | null | undefined): WeightedCoding[] {
+  return parseWeightedList(acceptEncoding, ({ name, q }) => (TOKEN.test(name) ? { coding: name, q } : null))
+}
+
+/** The quality the client gives a coding: the highest q it is listed with, else that of `*`, else 0. */
+export function qualityOfCoding(codings: readonly WeightedCoding[], coding: string): number {
+  let named: number | null = null
+  let any: number | null = null
+  for (const item of codings) {
+    if (item.coding === coding) named = Math.max(named ?? 0, item.q)
+    else if (item.coding === '*') any = Math.max(any ?? 0, item.q)
   }
-  return ranges
+  return named ?? any ?? 0
 }
 
 /**

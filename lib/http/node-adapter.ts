@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { BodyBudget, ReleaseBody } from './body-budget.ts'
-import type { AgentRequest, HeaderReader, PlainRequest } from './agent-request.ts'
+import type { AgentRequest, HeaderReader, PlainRequest, RequestDelivery } from './agent-request.ts'
 import { combineField } from './header-list.ts'
 import type { HttpAnswer } from './http-answer.ts'
 
@@ -32,9 +32,9 @@ const EDGE_WHITESPACE = /^[\t ]+|[\t ]+$/g
 /**
  * A Node request as the handlers read it, with its headers as undici's `Headers` gives them (names
  * in lower case, a repeated name's values joined with ", ", Cookie's with "; ", pseudo-headers left
- * out) and any method, TRACE included, as it came.
+ * out), any method, TRACE included, as it came, and what the server decided of its delivery.
  */
-export function toAgentRequest(request: IncomingMessage, origin: string, bytes: Uint8Array | null): PlainRequest {
+export function toAgentRequest(request: IncomingMessage, origin: string, bytes: Uint8Array | null, delivery: RequestDelivery): PlainRequest {
   const fields = new Map<string, string>()
   const raw = request.rawHeaders
   for (let i = 0; i < raw.length; i += 2) {
@@ -47,7 +47,14 @@ export function toAgentRequest(request: IncomingMessage, origin: string, bytes: 
     has: (name) => fields.has(name.toLowerCase()),
     keys: () => fields.keys(),
   }
-  return { method: request.method ?? 'GET', url: origin + (request.url ?? '/'), headers, bytes }
+  return {
+    method: request.method ?? 'GET',
+    url: origin + (request.url ?? '/'),
+    headers,
+    bytes,
+    clientAddress: delivery.clientAddress,
+    compressAnswer: delivery.compressAnswer,
+  }
 }
 
 /** Writes an answer; headers set on `target` before (the site-wide ones) stay unless the answer names them too. */
@@ -99,17 +106,20 @@ function reservationFor(request: IncomingMessage, limitBytes: number): number {
   return Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, limitBytes + 1) : limitBytes + 1
 }
 
-/**
- * Runs a handler for a Node request and writes its answer. `body`: null when the route takes no
- * body (it is drained unread), else its size limit and the budget its bytes count against until the
- * answer is written.
- */
+/** How a handler is served: the origin of request URLs, the body it reads, and the request's delivery. */
+export interface HandlerServing {
+  origin: string
+  /** Null when the route takes no body (it is drained unread), else its size limit and the budget its bytes count against until the answer is written. */
+  body: { limitBytes: number; budget: BodyBudget } | null
+  delivery: RequestDelivery
+}
+
+/** Runs a handler for a Node request and writes its answer. */
 export async function serveWithHandler(
   handler: AnswerHandler,
   request: IncomingMessage,
   response: ServerResponse,
-  origin: string,
-  body: { limitBytes: number; budget: BodyBudget } | null,
+  { origin, body, delivery }: HandlerServing,
 ): Promise<void> {
   let release: ReleaseBody = () => {}
   try {
@@ -121,7 +131,7 @@ export async function serveWithHandler(
       request.socket.resume()
     }
     const bytes = body ? await readBodyUpTo(request, body.limitBytes) : null
-    writeAnswer(await handler(toAgentRequest(request, origin, bytes)), response)
+    writeAnswer(await handler(toAgentRequest(request, origin, bytes, delivery)), response)
   } catch (error) {
     console.error('[server] a direct route failed', error)
     if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })

@@ -1,29 +1,39 @@
 /**
  * Builds the agent surface's answers (./http-answer.ts) from precomputed bodies and header lists.
  * HEAD gets the GET headers (with the GET body's Content-Length) and no body; a body of 1 KiB or more
- * goes compressed to a client that accepts it, from encodings made once with the body
- * (lib/http/compression.ts). Header names come out in lower case, each once, as a `Headers` sends them.
+ * goes compressed to a client that accepts it where the request says the server writes answers as they
+ * are (npm start), from encodings made once per body on the first request that asks for them
+ * (lib/http/compression.ts): where answers go uncompressed (next start, Vercel) nothing is ever
+ * compressed here. Header names come out in lower case, each once, as a `Headers` sends them.
  */
-import type { AgentRequest } from './agent-request.ts'
+import { compressesAnswer, type AgentRequest } from './agent-request.ts'
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import type { ProblemDetails } from '../contract/schemas.ts'
-import { areAnswersCompressedHere, chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from './compression.ts'
+import { chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from './compression.ts'
 import { API_HEADERS, CONTENT_TYPES } from './headers.ts'
 import { combineField, type HeaderList } from './header-list.ts'
 import type { HttpAnswer } from './http-answer.ts'
 
 const encoder = new TextEncoder()
 
-/** A body serialized once, with its byte length and, when worth it, its compressed forms. */
+/** A body serialized once, with its byte length and, when worth it, its compressed forms (made when first read). */
 export interface PreparedBody {
   text: string
   bytes: Uint8Array
-  encoded: EncodedBodies | null
+  readonly encoded: EncodedBodies | null
 }
 
 export function prepareBody(text: string): PreparedBody {
   const bytes = encoder.encode(text)
-  return { text, bytes, encoded: encodeBody(bytes) }
+  let encoded: EncodedBodies | null | undefined
+  return {
+    text,
+    bytes,
+    get encoded() {
+      encoded ??= encodeBody(bytes)
+      return encoded
+    },
+  }
 }
 
 export function prepareJson(value: unknown): PreparedBody {
@@ -42,7 +52,8 @@ export function respond(
   let bytes = body?.bytes ?? null
   if (body) {
     if (contentType) headers.set('content-type', contentType)
-    if (body.encoded && areAnswersCompressedHere()) {
+    // The request is asked first: reading `encoded` makes the encodings.
+    if (compressesAnswer(request) && body.encoded) {
       headers.set('vary', varyOnEncoding(headers.get('vary') ?? null))
       const encoding = chooseEncoding(request.headers.get('accept-encoding'))
       if (encoding) {

@@ -5,6 +5,7 @@
 import { ImageResponse } from 'next/og'
 import { PRODUCT_NAME } from '../contract/constants.ts'
 import { getSite } from '../site.ts'
+import { SHARE_IMAGE_SIZE } from './page-model.ts'
 
 const ACCENT = '#3f37c9'
 const ACCENT_INK = '#2d2699'
@@ -21,8 +22,6 @@ function Mark({ size }: { size: number }) {
     </svg>
   )
 }
-
-export const SHARE_IMAGE_SIZE = { width: 1200, height: 630 }
 
 export function shareImage(): ImageResponse {
   const { tagline } = getSite().content.home.data

@@ -8,7 +8,8 @@
 import { stringify as toYaml } from 'yaml'
 import { PRODUCT_NAME } from '../contract/constants.ts'
 import type { Site } from '../site.ts'
-import { buildWebMcpPageTools, webMcpToolNames } from '../webmcp/page-tools.ts'
+import { buildWebMcpPageTools, webMcpToolNames } from './page-tools.ts'
+import { LEAD_FORM_TOOL_NAME } from '../leads/form-html.ts'
 import { absoluteHref, getPageModels, type PageBlock, type PageLink, type PageModel, type PageModels } from './page-model.ts'
 import { NOT_FOUND_TWIN, type TwinKey } from '../routes/site-pages.ts'
 
@@ -42,17 +43,38 @@ function blockMarkdown(block: PageBlock, baseUrl: string): string[] {
     case 'signupForm':
       // Every plan's sign-up link is in the plans; the form itself is named among the page's WebMCP tools.
       return []
+    case 'leadForm': {
+      const cards = block.cards.flatMap((card) => [`## ${card.heading}`, card.text, link(card.link, baseUrl)])
+      if (!block.form.available) return cards
+      const { form } = block
+      const fields = form.fields.map((field) => {
+        const choices = field.options.filter((option) => option.value !== '').map((option) => option.label)
+        return `- ${field.label}${field.constraints.required ? '' : ' (optional)'}${choices.length > 0 ? `: ${choices.join('; ')}` : ''}`
+      })
+      return [
+        `## ${form.heading}`,
+        `${form.intro} The page has a form for people in a browser, with these fields:`,
+        fields.join('\n'),
+        form.privacy,
+        `Only the visitor sends it: an agent in their browser may fill it in for them to confirm; any other agent, write to [${form.email}](mailto:${form.email}) instead.`,
+        ...cards,
+      ]
+    }
     case 'mcpInstall':
       return ['## Install in an editor', `- [Add to Cursor](${block.links.cursor})\n- [Add to VS Code](${block.links.vscode})`]
   }
 }
 
-/** The WebMCP tools the page registers (lib/webmcp/page-tools.ts), named for agents that read the twin instead. */
+/** The WebMCP tools the page registers (lib/pages/page-tools.ts), named for agents that read the twin instead. */
 function webMcpSection(site: Site, page: PageModel, pages: PageModels): string[] {
   const names = webMcpToolNames(buildWebMcpPageTools(site, pages))
   const code = (name: string) => `\`${name}\``
   const scripted = names.scripted.map(code)
-  const form = page.blocks.some((block) => block.kind === 'signupForm') ? ` Its sign-up form is the tool ${code(names.form)}.` : ''
+  const signup = page.blocks.some((block) => block.kind === 'signupForm') ? ` Its sign-up form is the tool ${code(names.form)}.` : ''
+  const sales = page.blocks.some((block) => block.kind === 'leadForm' && block.form.available)
+    ? ` Its "Talk to sales" form is the tool ${code(LEAD_FORM_TOOL_NAME)}, which an agent may fill and the visitor sends.`
+    : ''
+  const form = signup + sales
   return [
     '## WebMCP tools on this page',
     `In a browser with WebMCP, this page registers tools for an agent acting for the visitor: ${scripted.slice(0, -1).join(', ')} and ${scripted.at(-1)}.${form}\n` +

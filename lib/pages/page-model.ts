@@ -13,6 +13,9 @@ import { getSite, perSite, type Site } from '../site.ts'
 import { buildMcpInstallLinks } from '../discovery/mcp-documents.ts'
 import { splitSections } from './markdown.ts'
 import { NOT_FOUND_TWIN, sitePage, type PageKey, type TwinKey } from '../routes/site-pages.ts'
+import { buildLeadForm } from '../leads/form.ts'
+import { LEAD_FORM_ID, PLAN_PARAMETER } from '../leads/form-fields.ts'
+import type { LeadFormView } from '../leads/form-html.ts'
 
 /** A link on a page: root-relative within the site, or absolute (the app, `mailto:`). */
 export interface PageLink {
@@ -57,8 +60,13 @@ export type PageBlock =
   | { kind: 'plans'; label: string; plans: PlanView[] }
   | { kind: 'cards'; cards: PageCard[] }
   | { kind: 'links'; links: PageLink[] }
-  /** The sign-up form with a plan, which browsers with WebMCP offer as a tool (its fields: lib/webmcp/page-tools.ts). */
+  /** The sign-up form with a plan, which browsers with WebMCP offer as a tool (its fields: lib/pages/page-tools.ts). */
   | { kind: 'signupForm'; style?: 'band' }
+  /**
+   * The "Talk to sales" form (rendered by lib/leads/form-html.ts, for the page and the form's route
+   * alike) beside the email card; without a durable store for leads, the email card alone.
+   */
+  | { kind: 'leadForm'; form: LeadFormView; cards: PageCard[] }
   /** One-click installs of the MCP server in an editor, and copy buttons for its URL and the page's Markdown. */
   | { kind: 'mcpInstall'; mcpUrl: string; markdownPath: string; links: { cursor: string; vscode: string } }
 
@@ -79,9 +87,14 @@ export function formatPrice(priceMonthlyUsd: number | null): string {
   return `$${amount}`
 }
 
-/** signup → the app's sign-up, the plan already chosen; contact → the contact page (root-relative). */
-export function planCtaHref(plan: Plan, appUrl: string): string {
-  return plan.cta === 'signup' ? `${appUrl}/signup?plan=${encodeURIComponent(plan.id)}` : sitePage('contact').path
+/**
+ * signup → the app's sign-up, the plan already chosen; contact → the contact page's sales form with the
+ * plan named (root-relative), or the contact page where the deployment offers no form.
+ */
+export function planCtaHref(plan: Plan, appUrl: string, salesForm = true): string {
+  if (plan.cta === 'signup') return `${appUrl}/signup?plan=${encodeURIComponent(plan.id)}`
+  const contact = sitePage('contact').path
+  return salesForm ? `${contact}?${PLAN_PARAMETER}=${encodeURIComponent(plan.id)}#${LEAD_FORM_ID}` : contact
 }
 
 /** An href as the Markdown twin writes it: absolute, root-relative ones under the base URL. */
@@ -89,7 +102,7 @@ export function absoluteHref(href: string, baseUrl: string): string {
   return href.startsWith('/') ? `${baseUrl}${href}` : href
 }
 
-export function toPlanView(plan: Plan, appUrl: string): PlanView {
+export function toPlanView(plan: Plan, appUrl: string, salesForm = true): PlanView {
   return {
     id: plan.id,
     name: plan.name,
@@ -98,7 +111,7 @@ export function toPlanView(plan: Plan, appUrl: string): PlanView {
     summary: plan.summary,
     features: plan.features,
     ctaLabel: plan.ctaLabel,
-    ctaHref: planCtaHref(plan, appUrl),
+    ctaHref: planCtaHref(plan, appUrl, salesForm),
   }
 }
 
@@ -126,6 +139,7 @@ export function buildPageModels(site: Site): PageModels {
   const plans = content.pricing.data.plans
   const filled = (body: string) => fillTemplate(body, site.templateValues)
   const titled = (title: string) => `${title} · ${PRODUCT_NAME}`
+  const salesForm = buildLeadForm(site).view
   const freePlan = plans.find((plan) => plan.priceMonthlyUsd === 0 && plan.cta === 'signup')
   const freePlanName = plans.find((plan) => plan.priceMonthlyUsd === 0)?.name
 
@@ -149,7 +163,7 @@ export function buildPageModels(site: Site): PageModels {
           lead: (heading ? intro.slice(heading[0].length) : intro).trim(),
           // Start free: the free plan's sign-up when there is one, else the plans.
           actions: [
-            { label: data.startLabel, href: freePlan ? planCtaHref(freePlan, config.appUrl) : pricing.path },
+            { label: data.startLabel, href: freePlan ? planCtaHref(freePlan, config.appUrl, salesForm.available) : pricing.path },
             { label: data.pricingLabel, href: pricing.path, secondary: true },
           ],
           loop: data.loop,
@@ -179,7 +193,7 @@ export function buildPageModels(site: Site): PageModels {
   const pricing = (): PageModel => {
     const { intro, sections } = splitSections(filled(content.pricing.body))
     return page('pricing', content.pricing.data, [
-      { kind: 'plans', label: 'Plans', plans: plans.map((plan) => toPlanView(plan, config.appUrl)) },
+      { kind: 'plans', label: 'Plans', plans: plans.map((plan) => toPlanView(plan, config.appUrl, salesForm.available)) },
       ...(intro ? [{ kind: 'markdown', markdown: intro, style: 'note' } as const] : []),
       { kind: 'signupForm' },
       ...prose(sections.join('\n\n')),
@@ -192,7 +206,8 @@ export function buildPageModels(site: Site): PageModels {
     return page('contact', data, [
       ...prose(intro),
       {
-        kind: 'cards',
+        kind: 'leadForm',
+        form: salesForm,
         cards: [{ id: 'contact-email', heading: 'Email us', text: data.responseTime, link: { label: data.email, href: `mailto:${data.email}` } }],
       },
       ...prose(sections.join('\n\n')),
@@ -282,8 +297,14 @@ export function pagePlans(models: PageModels): PlanView[] {
   return models.pricing.blocks.flatMap((block) => (block.kind === 'plans' ? block.plans : []))
 }
 
-/** The share image every page names: app/opengraph-image.tsx, generated at build time. */
-const SHARE_IMAGE = { url: '/opengraph-image', width: 1200, height: 630, alt: `${PRODUCT_NAME} — goals that get done, with a mentor in the loop` }
+/** The share image every page names: app/opengraph-image.tsx (and app/twitter-image.tsx), generated at build time. */
+export const SHARE_IMAGE_SIZE = { width: 1200, height: 630 }
+const SHARE_IMAGE = { url: '/opengraph-image', ...SHARE_IMAGE_SIZE }
+
+/** What the share image shows, in words: the name and the tagline it draws (lib/pages/brand-image.tsx). */
+export function shareImageAlt(site: Site): string {
+  return `${PRODUCT_NAME}: ${site.content.home.data.tagline}`
+}
 
 /**
  * Title, description, canonical URL under the base URL, the Markdown twin as an alternate
@@ -292,7 +313,7 @@ const SHARE_IMAGE = { url: '/opengraph-image', width: 1200, height: 630, alt: `$
 export function pageMetadata(key: PageKey): Metadata {
   const site = getSite()
   const page = getPageModel(key)
-  const image = { ...SHARE_IMAGE, url: `${site.config.baseUrl}${SHARE_IMAGE.url}` }
+  const image = { ...SHARE_IMAGE, url: `${site.config.baseUrl}${SHARE_IMAGE.url}`, alt: shareImageAlt(site) }
   return {
     title: page.documentTitle,
     description: page.description,

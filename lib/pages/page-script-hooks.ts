@@ -8,7 +8,7 @@
 /** The page script, bundled from lib/pages/page-script.ts into public/ by the build (scripts/page-script.ts). */
 export const PAGE_SCRIPT_PATH = '/site.js'
 
-/** The `<script type="application/json">` with the page's WebMCP tools (lib/webmcp/page-tools.ts). */
+/** The `<script type="application/json">` with the page's WebMCP tools (lib/pages/page-tools.ts). */
 export const WEBMCP_TOOLS_ELEMENT_ID = 'webmcp-tools'
 
 /** A copy button names what it copies in `data-copy-what`, and copies `data-copy-text` or the body of the same-origin `data-copy-source`. */
@@ -16,3 +16,12 @@ export const COPY_BUTTON_SELECTOR = 'button[data-copy-what]'
 
 /** The class of the sign-up form, the pages' declarative WebMCP tool (app/_components/signup-form.tsx). */
 export const SIGNUP_FORM_CLASS = 'signup-form'
+
+/** The contact page's "Talk to sales" form: its id, the fragment the pricing page links to (lib/leads/form-html.ts). */
+export const LEAD_FORM_ID = 'talk-to-sales'
+
+/** The query parameter naming a plan on the contact page: `/contact?plan=programme#talk-to-sales`; the script chooses it in the form. */
+export const PLAN_PARAMETER = 'plan'
+
+/** The form's hidden field the script fills with the milliseconds from the page's load to the submit. */
+export const FILL_TIME_FIELD = 'fillMs'

@@ -2,7 +2,7 @@
  * The pages' only script, loaded as a module from PAGE_SCRIPT_PATH. Pages are prerendered HTML that
  * ship no framework runtime (the build strips Next's, lib/pages/prerendered-pages.ts): everything they
  * show is in the HTML, and script adds only what cannot be HTML. It registers the page's WebMCP tools
- * (their definitions are the page's JSON, built with it by lib/webmcp/page-tools.ts; behaviour in
+ * (their definitions are the page's JSON, built with it by lib/pages/page-tools.ts; behaviour in
  * lib/webmcp/client-tools.ts), lets the sign-up form answer the agent that submits it, and makes the
  * copy buttons copy. Without script, or where the browser has no model context, the page is unchanged
  * and nothing is logged.
@@ -15,7 +15,14 @@ import {
   type ToolEnvironment,
   type WebMcpTool,
 } from '../webmcp/client-tools.ts'
-import { COPY_BUTTON_SELECTOR, SIGNUP_FORM_CLASS, WEBMCP_TOOLS_ELEMENT_ID } from './page-script-hooks.ts'
+import {
+  COPY_BUTTON_SELECTOR,
+  FILL_TIME_FIELD,
+  LEAD_FORM_ID,
+  PLAN_PARAMETER,
+  SIGNUP_FORM_CLASS,
+  WEBMCP_TOOLS_ELEMENT_ID,
+} from './page-script-hooks.ts'
 
 const browser: ToolEnvironment = {
   fetch: (path, init) => window.fetch(path, init),
@@ -73,3 +80,23 @@ if (context) {
   answerSignupForms()
 }
 enableCopyButtons()
+
+/**
+ * The sales form: the plan a "Talk to us" link named (`?plan=`) is chosen for the visitor (they can
+ * change it; without script they choose it themselves), and the time from load to submit goes into a
+ * hidden field, by which the server tells a person from a script that submits at once.
+ */
+function prepareSalesForm(): void {
+  const form = document.getElementById(LEAD_FORM_ID)
+  if (!(form instanceof HTMLFormElement)) return
+  const plan = new URLSearchParams(window.location.search).get(PLAN_PARAMETER)
+  const select = form.elements.namedItem(PLAN_PARAMETER)
+  if (plan && select instanceof HTMLSelectElement && [...select.options].some((option) => option.value === plan)) select.value = plan
+  const loadedAt = performance.now()
+  form.addEventListener('submit', () => {
+    const field = form.elements.namedItem(FILL_TIME_FIELD)
+    if (field instanceof HTMLInputElement) field.value = String(Math.round(performance.now() - loadedAt))
+  })
+}
+
+prepareSalesForm()

@@ -16,7 +16,8 @@ import path from 'node:path'
 import { pageContentSecurityPolicy } from '../http/security-headers.ts'
 import type { Site } from '../site.ts'
 import { NOT_FOUND_ROUTE, PAGE_PATHS_SOURCE } from '../routes/page-paths.ts'
-import { SITE_PAGES } from '../routes/site-pages.ts'
+import { LEAD_FORM_PATH, SITE_PAGES, sitePage } from '../routes/site-pages.ts'
+import { LEAD_THANKS_PATH } from '../leads/form-fields.ts'
 
 interface RoutesManifest {
   headers: Array<{ source: string; headers: Array<{ key: string; value: string }> }>
@@ -38,7 +39,11 @@ export function prerenderedHtmlPath(distDir: string, pagePath: string): string {
 export function finishPrerenderedPages(distDir: string, site: Site): void {
   const manifestPath = path.join(distDir, 'routes-manifest.json')
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as RoutesManifest
-  const rules = [...SITE_PAGES.map((page) => ({ source: page.path, html: page.path })), { source: PAGE_PATHS_SOURCE, html: NOT_FOUND_ROUTE }]
+  const rules = [
+    ...SITE_PAGES.map((page) => ({ source: page.path, html: page.path })),
+    { source: LEAD_THANKS_PATH, html: LEAD_THANKS_PATH },
+    { source: PAGE_PATHS_SOURCE, html: NOT_FOUND_ROUTE },
+  ]
   for (const { source, html } of rules) {
     const entry = manifest.headers.find((candidate) => candidate.source === source)
     if (!entry) throw new Error(`${manifestPath} has no headers for ${source}: next.config.ts headers() must list it`)
@@ -49,4 +54,26 @@ export function finishPrerenderedPages(distDir: string, site: Site): void {
     entry.headers = [...entry.headers.filter((header) => header.key !== 'Content-Security-Policy'), { key: 'Content-Security-Policy', value: policy }]
   }
   writeFileSync(manifestPath, JSON.stringify(manifest))
+  traceContactPageIntoFormRoute(distDir)
+}
+
+interface FileTrace {
+  files: string[]
+}
+
+/**
+ * The contact form's route answers with the prerendered contact page, filled in (lib/leads/form-page.ts).
+ * Next traces each function's files while it is still prerendering, so the page cannot be named in
+ * next.config's outputFileTracingIncludes: it is added to the route's trace here, once it exists, for
+ * Vercel to pack into the route's function (npm start and next start read it from `.next` as it is).
+ */
+export function traceContactPageIntoFormRoute(distDir: string): void {
+  const routes = JSON.parse(readFileSync(path.join(distDir, 'server', 'app-paths-manifest.json'), 'utf8')) as Record<string, string>
+  const entry = Object.entries(routes).find(([route]) => route.replace(/\/\([^/]+\)/g, '').replace(/\/route$/, '') === LEAD_FORM_PATH)
+  if (!entry) throw new Error(`${distDir}: no route for ${LEAD_FORM_PATH} in app-paths-manifest.json`)
+  const tracePath = path.join(distDir, 'server', `${entry[1]}.nft.json`)
+  const trace = JSON.parse(readFileSync(tracePath, 'utf8')) as FileTrace
+  const page = path.relative(path.dirname(tracePath), prerenderedHtmlPath(distDir, sitePage('contact').path))
+  if (!trace.files.includes(page)) trace.files.push(page)
+  writeFileSync(tracePath, JSON.stringify(trace))
 }

@@ -3,7 +3,7 @@
  * refills anchored at the bucket's first use, a refused request writes nothing, a bucket expires when it
  * would be full again), in a least-recently-used map of bounded size.
  */
-import { BUCKET, bucketLifetimeMs, type QuotaDecision } from './token-bucket.ts'
+import { BUCKET, bucketLifetimeMs, type BucketShape, type QuotaDecision } from './token-bucket.ts'
 
 interface Bucket {
   tokens: number
@@ -17,10 +17,13 @@ export const DEFAULT_MAX_BUCKETS = 50_000
 export class MemoryQuotaStore {
   readonly maxBuckets: number
   readonly #buckets = new Map<string, Bucket>()
+  /** The agent API's quota by default; the contact form keeps a smaller bucket of its own. */
+  readonly #shape: BucketShape
 
-  constructor(maxBuckets: number = DEFAULT_MAX_BUCKETS) {
+  constructor(maxBuckets: number = DEFAULT_MAX_BUCKETS, shape: BucketShape = BUCKET) {
     if (!Number.isInteger(maxBuckets) || maxBuckets < 1) throw new Error('maxBuckets must be a positive integer')
     this.maxBuckets = maxBuckets
+    this.#shape = shape
   }
 
   get size(): number {
@@ -30,11 +33,12 @@ export class MemoryQuotaStore {
   /** Charges one token to `key` at time `now` (epoch ms). */
   consume(key: string, now: number = Date.now()): QuotaDecision {
     const buckets = this.#buckets
+    const shape = this.#shape
     let bucket = buckets.get(key)
     let tokens: number
     let refilledAt: number
     if (bucket === undefined || now >= bucket.expiresAt) {
-      tokens = BUCKET.capacity
+      tokens = shape.capacity
       refilledAt = now
     } else {
       tokens = bucket.tokens
@@ -42,10 +46,10 @@ export class MemoryQuotaStore {
       // Re-inserted below: the map's order is least recently used first.
       buckets.delete(key)
     }
-    const interval = BUCKET.refillIntervalMs
+    const interval = shape.refillIntervalMs
     if (now >= refilledAt + interval) {
       const refills = Math.floor((now - refilledAt) / interval)
-      tokens = Math.min(BUCKET.capacity, tokens + refills * BUCKET.tokensPerRefill)
+      tokens = Math.min(shape.capacity, tokens + refills * shape.tokensPerRefill)
       refilledAt += refills * interval
     }
     if (tokens < 1) {
@@ -55,11 +59,11 @@ export class MemoryQuotaStore {
     }
     const remaining = tokens - 1
     if (bucket === undefined) {
-      bucket = { tokens: remaining, refilledAt, expiresAt: now + bucketLifetimeMs(remaining) }
+      bucket = { tokens: remaining, refilledAt, expiresAt: now + bucketLifetimeMs(remaining, shape) }
     } else {
       bucket.tokens = remaining
       bucket.refilledAt = refilledAt
-      bucket.expiresAt = now + bucketLifetimeMs(remaining)
+      bucket.expiresAt = now + bucketLifetimeMs(remaining, shape)
     }
     buckets.set(key, bucket)
     if (buckets.size > this.maxBuckets) this.#evictOldest()

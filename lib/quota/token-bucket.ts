@@ -5,8 +5,15 @@
  */
 import { QUOTA } from '../contract/constants.ts'
 
+/** A token bucket's shape: how many tokens it holds and how fast they come back. */
+export interface BucketShape {
+  readonly capacity: number
+  readonly refillIntervalMs: number
+  readonly tokensPerRefill: number
+}
+
 /** One token comes back every `refillIntervalMs`: the sustained 2 per second, in whole tokens. */
-export const BUCKET = Object.freeze({
+export const BUCKET: BucketShape = Object.freeze({
   capacity: QUOTA.capacity,
   refillIntervalMs: 1000 / QUOTA.refillPerSecond,
   tokensPerRefill: 1,
@@ -63,6 +70,6 @@ export function quotaHeaderValues(decision: QuotaDecision, now: number): QuotaHe
  * How long Redis keeps a bucket after this request: until it would be full again (the Lua script's
  * `PEXPIRE`), after which a missing bucket and a full one are the same.
  */
-export function bucketLifetimeMs(remaining: number): number {
-  return Math.ceil((BUCKET.capacity - remaining) / BUCKET.tokensPerRefill) * BUCKET.refillIntervalMs
+export function bucketLifetimeMs(remaining: number, bucket: BucketShape = BUCKET): number {
+  return Math.ceil((bucket.capacity - remaining) / bucket.tokensPerRefill) * bucket.refillIntervalMs
 }

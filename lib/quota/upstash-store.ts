@@ -5,7 +5,7 @@
  */
 import { Ratelimit } from '@upstash/ratelimit'
 import type { Redis } from '@upstash/redis'
-import { BUCKET, type QuotaDecision } from './token-bucket.ts'
+import { BUCKET, type BucketShape, type QuotaDecision } from './token-bucket.ts'
 
 export class QuotaStoreTimeoutError extends Error {
   override name = 'QuotaStoreTimeoutError'
@@ -33,10 +33,12 @@ export class UpstashQuotaStore {
   readonly #ratelimit: Ratelimit
   #batch: Array<() => void> = []
 
-  constructor(redis: Redis, options: { prefix: string; timeoutMs: number }) {
+  /** `bucket`: the agent API's quota unless given (the contact form keeps a smaller one under its own prefix). */
+  constructor(redis: Redis, options: { prefix: string; timeoutMs: number; bucket?: BucketShape }) {
+    const bucket = options.bucket ?? BUCKET
     this.#ratelimit = new Ratelimit({
       redis,
-      limiter: Ratelimit.tokenBucket(BUCKET.tokensPerRefill, `${BUCKET.refillIntervalMs} ms`, BUCKET.capacity),
+      limiter: Ratelimit.tokenBucket(bucket.tokensPerRefill, `${bucket.refillIntervalMs} ms`, bucket.capacity),
       prefix: options.prefix,
       // The client's own deadline aborts first; this is the library's backstop, reported as an error below.
       timeout: options.timeoutMs + 50,

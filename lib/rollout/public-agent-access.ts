@@ -4,11 +4,10 @@
  * browser through the encrypted `vercel-flag-overrides` cookie. No cookie can make evaluation fail:
  * without a usable `FLAGS_SECRET` the cookie is never shown to the SDK, and any SDK error falls back.
  */
-import { reportValue } from 'flags'
-import { flag } from 'flags/next'
 import type { AgentRequest } from '../http/agent-request.ts'
 import { PUBLIC_AGENT_ACCESS_FLAG_KEY } from '../contract/constants.ts'
 import { getConfig } from '../env.ts'
+import { loadFlagsNext, loadFlagsSdk } from '../on-demand.ts'
 import { processSingleton } from '../process-singleton.ts'
 import { getSharedRedis } from '../redis/shared-redis.ts'
 import { RolloutState } from './rollout-state.ts'
@@ -27,16 +26,37 @@ export function getRolloutState(): RolloutState {
   })
 }
 
-export const publicAgentAccessFlag = flag<boolean>({
-  key: PUBLIC_AGENT_ACCESS_FLAG_KEY,
-  description:
-    'The public agent surface (REST under /api/agent/v1 and POST /mcp). Disabled: 503 public_agent_access_disabled with Retry-After; static documents stay readable.',
-  options: [
-    { value: true, label: 'Enabled' },
-    { value: false, label: 'Disabled' },
-  ],
-  decide: () => getRolloutState().value,
-})
+/** The flag as the Flags SDK declares it (its Next adapter is loaded on demand: lib/on-demand.ts). */
+export function getPublicAgentAccessFlag() {
+  flagDefinition ??= loadFlagsNext().then(({ flag }) =>
+    flag<boolean>({
+      key: PUBLIC_AGENT_ACCESS_FLAG_KEY,
+      description:
+        'The public agent surface (REST under /api/agent/v1 and POST /mcp). Disabled: 503 public_agent_access_disabled with Retry-After; static documents stay readable.',
+      options: [
+        { value: true, label: 'Enabled' },
+        { value: false, label: 'Disabled' },
+      ],
+      decide: () => getRolloutState().value,
+    }),
+  )
+  return flagDefinition
+}
+
+let flagDefinition: Promise<ReturnType<typeof import('flags/next').flag<boolean>>> | undefined
+
+type VercelRequestContext = { get?: () => { flags?: { reportValue?: unknown } } | undefined }
+
+/**
+ * Reports the value as the SDK's `reportValue` does: to Vercel's request context, which takes flag
+ * values only on Vercel. Elsewhere the SDK's call does nothing, and the SDK is not loaded for it.
+ */
+async function reportRolloutValue(value: boolean): Promise<void> {
+  const context = (Reflect.get(globalThis, Symbol.for('@vercel/request-context')) as VercelRequestContext | undefined)?.get?.()
+  if (typeof context?.flags?.reportValue !== 'function') return
+  const { reportValue } = await loadFlagsSdk()
+  reportValue(PUBLIC_AGENT_ACCESS_FLAG_KEY, value)
+}
 
 let loggedFailure = false
 
@@ -54,12 +74,12 @@ export async function isPublicAgentAccessEnabled(request: AgentRequest): Promise
   if (typeof current !== 'boolean') await current
   const cookie = request.headers.get('cookie')
   if (cookie === null || !cookie.includes(FLAG_OVERRIDE_COOKIE) || !getConfig().flagsSecret) {
-    reportValue(PUBLIC_AGENT_ACCESS_FLAG_KEY, rollout.value)
+    await reportRolloutValue(rollout.value)
     return rollout.value
   }
   try {
     // The SDK reads overrides from the cookie; this flag's `decide` reads no header.
-    const value = await publicAgentAccessFlag.run({ identify: undefined, request: { headers: new Headers({ cookie }) } as Request })
+    const value = await (await getPublicAgentAccessFlag()).run({ identify: undefined, request: { headers: new Headers({ cookie }) } as Request })
     return typeof value === 'boolean' ? value : rollout.value
   } catch (error) {
     if (!loggedFailure) {

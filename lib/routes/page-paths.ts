@@ -8,7 +8,7 @@
 import { API_BASE_PATH, MCP_PATH } from '../contract/constants.ts'
 import { PROBLEMS_PATH } from './document-paths.ts'
 import { EDITOR_PATH } from './editor-paths.ts'
-import { TWIN_ROUTE_BASE } from './site-pages.ts'
+import { LEAD_FORM_PATH, TWIN_ROUTE_BASE } from './site-pages.ts'
 
 /** Where Next prerenders app/global-not-found.tsx, the HTML answer for paths that name nothing. */
 export const NOT_FOUND_ROUTE = '/_not-found'
@@ -18,6 +18,8 @@ const escapeRegExp = (segment: string) => segment.replace(/[.*+?^${}()|[\]\\]/g,
 
 /** Routes that answer at their own path and below: the agent API, MCP and the visual editor. */
 const ROUTE_TREES = [firstSegment(API_BASE_PATH), firstSegment(MCP_PATH), firstSegment(EDITOR_PATH)].map(escapeRegExp)
+/** Single routes among the pages' paths, whose answers are their own: the contact form's posts. */
+const ROUTE_PATHS = [LEAD_FORM_PATH.slice(1)].map(escapeRegExp)
 /** Trees whose paths are never pages (problem types, the twin route, Next's files); their bare name is a missing page. */
 const NON_PAGE_TREES = [firstSegment(PROBLEMS_PATH), firstSegment(TWIN_ROUTE_BASE), '_next'].map(escapeRegExp)
 
@@ -26,7 +28,7 @@ const NON_PAGE_TREES = [firstSegment(PROBLEMS_PATH), firstSegment(TWIN_ROUTE_BAS
  * one), no trailing slash, outside the trees above. A path-to-regexp parameter pattern (no capturing
  * group), so that Next compiles it into the same regular expression as `isPagePath`.
  */
-const PAGE_PATH_PATTERN = `(?!(?:${ROUTE_TREES.join('|')})(?:/|$)|(?:${NON_PAGE_TREES.join('|')})/)[^/.]+(?:/[^/.]+)*`
+const PAGE_PATH_PATTERN = `(?!(?:${ROUTE_TREES.join('|')})(?:/|$)|(?:${ROUTE_PATHS.join('|')})$|(?:${NON_PAGE_TREES.join('|')})/)[^/.]+(?:/[^/.]+)*`
 
 /** The header rule source (path-to-regexp, as next.config headers() takes it) of every page path, `/` included. */
 export const PAGE_PATHS_SOURCE = `/:path(${PAGE_PATH_PATTERN})?`

@@ -15,6 +15,9 @@ export const SITE_PAGES = [
 export type SitePage = (typeof SITE_PAGES)[number]
 export type PageKey = SitePage['key']
 
+/** Where the contact page's sales form posts (lib/leads/submission.ts): a route, not a page. */
+export const LEAD_FORM_PATH = '/contact/send'
+
 /** Where a visitor who chose a plan creates an account: the login page's create-account section. */
 export const SIGNUP_PATH = '/login#create-account'
 

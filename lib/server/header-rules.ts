@@ -6,28 +6,7 @@
  * header of the same name (case-insensitive). Parameters are not substituted into header values
  * (Next does that for `:name` in a value; no rule of this site writes one).
  */
-import { readFileSync } from 'node:fs'
-import path from 'node:path'
-
-/** A `has` or `missing` condition of a rule (Next's RouteHas). */
-export interface RouteCondition {
-  type: 'header' | 'cookie' | 'query' | 'host'
-  key?: string
-  value?: string
-}
-
-export interface ManifestHeaderRule {
-  source: string
-  regex: string
-  has?: RouteCondition[]
-  missing?: RouteCondition[]
-  headers: Array<{ key: string; value: string }>
-}
-
-interface RoutesManifest {
-  caseSensitive?: boolean
-  headers: ManifestHeaderRule[]
-}
+import type { RouteCondition, RoutesManifest } from './routes-manifest.ts'
 
 /** What a condition can look at. */
 export interface RuleRequest {
@@ -36,7 +15,7 @@ export interface RuleRequest {
   search: string
 }
 
-interface CompiledCondition {
+export interface CompiledCondition {
   type: RouteCondition['type']
   key: string
   value: RegExp | null
@@ -92,13 +71,13 @@ function cookieValue(header: string | string[] | undefined, name: string): strin
 }
 
 /** Next's matchHas: a condition holds when its value is present (and, with a `value`, matches it whole). */
-function holds(condition: CompiledCondition, request: RuleRequest): boolean {
+export function holds(condition: CompiledCondition, request: RuleRequest): boolean {
   const value = conditionValue(condition, request)
   if (!value) return false
   return condition.value === null || condition.value.test(value)
 }
 
-function compileCondition(condition: RouteCondition): CompiledCondition {
+export function compileCondition(condition: RouteCondition): CompiledCondition {
   const key = condition.type === 'header' ? (condition.key ?? '').toLowerCase() : (condition.key ?? '')
   return { type: condition.type, key, value: condition.value ? new RegExp(`^${condition.value}$`) : null }
 }
@@ -106,7 +85,7 @@ function compileCondition(condition: RouteCondition): CompiledCondition {
 export class HeaderRules {
   private readonly rules: CompiledRule[]
 
-  constructor(manifest: RoutesManifest) {
+  constructor(manifest: Pick<RoutesManifest, 'caseSensitive' | 'headers'>) {
     const flags = manifest.caseSensitive ? '' : 'i'
     this.rules = manifest.headers.map((rule) => ({
       path: new RegExp(rule.regex, flags),
@@ -114,11 +93,6 @@ export class HeaderRules {
       missing: (rule.missing ?? []).map(compileCondition),
       headers: rule.headers.map(({ key, value }): [string, string] => [key, value]),
     }))
-  }
-
-  /** The header rules of the build at `distDir`. */
-  static load(distDir: string): HeaderRules {
-    return new HeaderRules(JSON.parse(readFileSync(path.join(distDir, 'routes-manifest.json'), 'utf8')) as RoutesManifest)
   }
 
   /**

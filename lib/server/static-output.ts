@@ -1,10 +1,11 @@
 /**
  * The build's prerendered output as `npm start` serves it, the way a CDN serves Vercel's: every
  * prerendered page, Markdown twin, document and problem page is read once at start from `.next`
- * (the prerender manifest lists them, so nothing here repeats app/'s routes), given the headers the
- * build states for its URL (the routes manifest's header rules, ./header-rules.ts, then the route's
- * own headers from its `.meta`, as Next applies them), compressed once, and answered from memory with
- * ETag/304 and HEAD. Nothing here knows what a page's headers are.
+ * (the prerender manifest lists them, so nothing here repeats app/'s routes), answered at its own
+ * path and at the paths the build rewrites to it (the routes manifest's rewrites, ./rewrites.ts),
+ * given the headers the build states for the URL (the routes manifest's header rules,
+ * ./header-rules.ts, then the route's own headers from its `.meta`, as Next applies them), compressed
+ * once, and answered from memory with ETag/304 and HEAD. Nothing here knows what a page's headers are.
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -12,11 +13,14 @@ import { chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from '
 import { ifNoneMatchMatches } from '../http/conditional.ts'
 import { CONTENT_TYPES, READ_METHODS } from '../http/headers.ts'
 import type { HeaderList } from '../http/header-list.ts'
+import type { HttpAnswer } from '../http/http-answer.ts'
 import { weakEtag } from '../http/static-response.ts'
 import { negotiatedTwin } from '../pages/negotiation.ts'
 import { isPagePath, NOT_FOUND_ROUTE } from '../routes/page-paths.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from '../routes/site-pages.ts'
 import { HeaderRules, type RuleRequest } from './header-rules.ts'
+import { Rewrites, type RewriteTarget } from './rewrites.ts'
+import { readRoutesManifest, type RoutesManifest } from './routes-manifest.ts'
 
 export interface StaticEntry {
   status: number
@@ -28,7 +32,7 @@ export interface StaticEntry {
 }
 
 /** A prerendered route's body, status and own headers, before the header rules of the URL it answers. */
-interface StaticBody {
+export interface StaticBody {
   status: number
   headers: Array<[string, string]>
   identity: Buffer
@@ -95,7 +99,7 @@ function entryAt(body: StaticBody, ruleHeaders: ReadonlyArray<[string, string]>)
 const isPrivateRoute = (route: string) => route.startsWith('/_')
 
 export class StaticOutput {
-  /** Request path → the answer, for every URL known at start: the routes themselves and the `.md` URLs. */
+  /** Request path → the answer, for every URL known at start: the routes themselves and the paths rewritten to one. */
   private readonly byPath = new Map<string, StaticEntry>()
   /** A page path asked for as Markdown → its twin with the page path's rule headers, as proxy.ts rewrites it. */
   private readonly negotiated = new Map<string, StaticEntry>()
@@ -103,19 +107,24 @@ export class StaticOutput {
   private readonly notFoundMarkdown: StaticBody | null
   private readonly bodies: Map<string, StaticBody>
   private readonly rules: HeaderRules
+  private readonly rewrites: Rewrites
 
-  constructor(bodies: Map<string, StaticBody>, rules: HeaderRules) {
+  /** `bodies`: route → its prerendered body; `manifest`: the build's header rules and rewrites. */
+  constructor(bodies: Map<string, StaticBody>, manifest: Pick<RoutesManifest, 'caseSensitive' | 'headers' | 'rewrites'>) {
     this.bodies = bodies
-    this.rules = rules
+    this.rules = new HeaderRules(manifest)
+    this.rewrites = new Rewrites(manifest)
     this.notFoundHtml = bodies.get(NOT_FOUND_ROUTE) ?? null
     this.notFoundMarkdown = bodies.get(twinRoutePath(NOT_FOUND_TWIN)) ?? null
     for (const [route, body] of bodies) if (!isPrivateRoute(route)) this.precompute(this.byPath, route, body)
-    // `/pricing.md` → the twin route: the same rewrites next.config.ts declares.
+    // `/pricing.md` → the twin route. Next looks for a route at the path first, then rewrites.
+    for (const [source, route] of this.rewrites.literal('afterFiles')) {
+      const body = bodies.get(route)
+      if (body && !this.byPath.has(source) && !bodies.has(source)) this.precompute(this.byPath, source, body)
+    }
     for (const page of SITE_PAGES) {
       const twin = bodies.get(twinRoutePath(page.key))
-      if (!twin) continue
-      this.precompute(this.byPath, page.markdownPath, twin)
-      this.precompute(this.negotiated, page.path, twin)
+      if (twin) this.precompute(this.negotiated, page.path, twin)
     }
   }
 
@@ -125,7 +134,7 @@ export class StaticOutput {
     if (ruleHeaders) into.set(pathname, entryAt(body, ruleHeaders))
   }
 
-  /** Every prerendered route of the build at `distDir`, with the build's header rules. */
+  /** Every prerendered route of the build at `distDir`, with the build's header rules and rewrites. */
   static load(distDir: string): StaticOutput {
     const manifest = JSON.parse(readFileSync(path.join(distDir, 'prerender-manifest.json'), 'utf8')) as PrerenderManifest
     const appDir = path.join(distDir, 'server', 'app')
@@ -134,14 +143,16 @@ export class StaticOutput {
       const body = readBody(appDir, route)
       if (body) bodies.set(route, body)
     }
-    return new StaticOutput(bodies, HeaderRules.load(distDir))
+    return new StaticOutput(bodies, readRoutesManifest(distDir))
   }
 
   /**
    * The entry that answers a GET or HEAD of `pathname`: the page's twin when the request prefers
-   * Markdown (as proxy.ts decides), a twin for its `.md` URL, the Markdown 404 for any other `.md`
-   * URL that nothing serves, else the prerendered route at that path, the HTML 404 for a page path
-   * that names no page, or null (Next answers: assets, the Flags Explorer).
+   * Markdown (as proxy.ts decides), else what Next would route to, in its order: a rewrite before the
+   * routes, the prerendered route at that path, a rewrite after the routes (a page's `.md` URL → its
+   * twin), a fallback rewrite (any other `.md` URL → the Markdown 404), the HTML 404 for a page path
+   * that names no page; or null (Next answers: assets, the Flags Explorer, rewrites npm start leaves
+   * to Next).
    */
   match(pathname: string, request: RuleRequest): StaticEntry | null {
     const accept = request.headers.accept
@@ -151,17 +162,21 @@ export class StaticOutput {
         ? this.answerAt(pathname, this.notFoundMarkdown, request)
         : (this.negotiated.get(pathname) ?? this.answerAt(pathname, this.bodies.get(twinRoutePath(twin)) ?? null, request))
     }
+    if (this.rewrites.has('beforeFiles')) {
+      const target = this.rewrites.match('beforeFiles', pathname, request)
+      if (target) return this.rewritten(pathname, target, request)
+    }
     const direct = this.byPath.get(pathname)
     if (direct) return direct
     const body = this.bodies.get(pathname)
     if (body && !isPrivateRoute(pathname)) return this.answerAt(pathname, body, request)
-    if (pathname.endsWith('.md')) return this.answerAt(pathname, this.bodyOfMarkdownPath(pathname) ?? this.notFoundMarkdown, request)
+    const target = this.rewrites.match('afterFiles', pathname, request) ?? this.rewrites.match('fallback', pathname, request)
+    if (target) return this.rewritten(pathname, target, request)
     return isPagePath(pathname) ? this.answerAt(pathname, this.notFoundHtml, request) : null
   }
 
-  private bodyOfMarkdownPath(pathname: string): StaticBody | null {
-    const page = SITE_PAGES.find((candidate) => candidate.markdownPath === pathname)
-    return page ? (this.bodies.get(twinRoutePath(page.key)) ?? null) : null
+  private rewritten(pathname: string, target: Exclude<RewriteTarget, null>, request: RuleRequest): StaticEntry | null {
+    return target === 'next' ? null : this.answerAt(pathname, this.bodies.get(target.route) ?? null, request)
   }
 
   /** A body at a URL whose headers were not computed at start (a path that names nothing, or rules with conditions). */
@@ -170,19 +185,8 @@ export class StaticOutput {
   }
 }
 
-export interface StaticAnswer {
-  status: number
-  headers: HeaderList
-  body: Uint8Array | null
-}
-
 /** The answer to a GET or HEAD for an entry: 304 when If-None-Match names it, else the (encoded) body. */
-export function answerStatic(
-  entry: StaticEntry,
-  method: string,
-  ifNoneMatch: string | null,
-  acceptEncoding: string | null | undefined,
-): StaticAnswer {
+export function answerStatic(entry: StaticEntry, method: string, ifNoneMatch: string | null, acceptEncoding: string | null | undefined): HttpAnswer {
   if (entry.etag && entry.status === 200 && ifNoneMatchMatches(ifNoneMatch, entry.etag)) {
     return { status: 304, headers: entry.headers.filter(([name]) => name.toLowerCase() !== 'content-type'), body: null }
   }
@@ -202,7 +206,7 @@ const METHOD_NOT_ALLOWED_BODY = Buffer.from('Method not allowed: this address an
  * Any other method on a prerendered path: 405 with `Allow` (RFC 9110 §15.5.6). Next is not
  * consistent here (it answers some POSTs with the page, others with 405); npm start always refuses.
  */
-export const METHOD_NOT_ALLOWED: StaticAnswer = {
+export const METHOD_NOT_ALLOWED: HttpAnswer = {
   status: 405,
   headers: [
     ['Allow', READ_METHODS],

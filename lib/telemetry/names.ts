@@ -2,7 +2,9 @@
  * Attribute and metric names, once. The standard ones are OpenTelemetry's semantic conventions (HTTP,
  * database, and the MCP conventions, in development status); `cadence.*` are this site's own.
  */
-export const INSTRUMENTATION_SCOPE = 'cadence-site'
+/** This site's name in telemetry: its service name (OTEL_SERVICE_NAME overrides it) and its instrumentation scope. */
+export const TELEMETRY_SERVICE_NAME = 'cadence-site'
+export const INSTRUMENTATION_SCOPE = TELEMETRY_SERVICE_NAME
 
 export const ATTR = {
   httpMethod: 'http.request.method',
@@ -25,6 +27,7 @@ export const ATTR = {
   admission: 'cadence.admission',
   quotaStore: 'cadence.quota.store',
   quotaRemaining: 'cadence.quota.remaining',
+  leadFormOutcome: 'cadence.lead_form.outcome',
 } as const
 
 export const METRIC = {
@@ -32,4 +35,5 @@ export const METRIC = {
   mcpDuration: 'mcp.server.operation.duration',
   refusals: 'cadence.agent.refusals',
   failovers: 'cadence.quota.failovers',
+  leadForm: 'cadence.lead_form.submissions',
 } as const

@@ -23,6 +23,7 @@ import {
   type Span,
   type TextMapGetter,
 } from '@opentelemetry/api'
+import type { AdmissionRecord } from '../admission.ts'
 import type { AgentRequest, HeaderReader } from '../http/agent-request.ts'
 import { getConfig, telemetryExportOf } from '../env.ts'
 import { processSingleton } from '../process-singleton.ts'
@@ -46,13 +47,6 @@ export interface McpCallRecord {
   error: string | null
 }
 
-/** An admission decision (lib/admission.ts) as telemetry reports it. */
-export interface AdmissionRecord {
-  outcome: 'admitted' | 'rate-limited' | 'disabled'
-  quotaStore: 'in-process' | 'upstash' | 'failed-over' | null
-  quotaRemaining: number | null
-}
-
 /** A handler's answer (any value with an HTTP status) with what it decided: each value is null when the request never got that far. */
 export interface AgentOutcome<Answer extends { status: number } = { status: number }> {
   answer: Answer
@@ -67,6 +61,7 @@ interface Instruments {
   mcpDuration: Histogram
   refusals: Counter
   failovers: Counter
+  leadForm: Counter
 }
 
 interface Telemetry {
@@ -92,10 +87,19 @@ function getTelemetry(): Telemetry {
         mcpDuration: meter.createHistogram(METRIC.mcpDuration, { unit: 's', description: 'Duration of MCP operations on the server.', advice }),
         refusals: meter.createCounter(METRIC.refusals, { unit: '{request}', description: 'Agent requests refused: 429 (quota), 503 (access off).' }),
         failovers: meter.createCounter(METRIC.failovers, { unit: '{failover}', description: 'Switches from Upstash to the in-process quota store.' }),
+        leadForm: meter.createCounter(METRIC.leadForm, {
+          unit: '{submission}',
+          description: 'Contact form posts by outcome (stored, spam, invalid, limited, …); never a field of the lead.',
+        }),
       }
     }
     return { spans: Boolean(exported?.traces), metrics: instruments, log: config.agentAccessLog, onVercel: config.onVercel }
   })
+}
+
+/** Counts one post of the contact form by its outcome: the only thing telemetry learns of a lead. */
+export function recordLeadFormOutcome(outcome: string): void {
+  getTelemetry().metrics?.leadForm.add(1, { [ATTR.leadFormOutcome]: outcome })
 }
 
 /** Counts one switch of the quota store to its in-process stand-in. */

@@ -7,6 +7,7 @@
  */
 import { telemetryExportOf } from '../env.ts'
 import { processSingleton } from '../process-singleton.ts'
+import { TELEMETRY_SERVICE_NAME } from './names.ts'
 
 /**
  * Once per process: under `npm start`, Next's own server (used for the pages) loads the built
@@ -29,5 +30,5 @@ async function register(): Promise<void> {
     : undefined
   // OTEL_SERVICE_NAME overrides this name (the SDK's rule). With a metrics endpoint only, no span
   // processor: @vercel/otel's default would otherwise send traces to localhost:4318.
-  registerOTel({ serviceName: 'cadence-site', metricReaders, ...(exported.traces ? {} : { spanProcessors: [] }) })
+  registerOTel({ serviceName: TELEMETRY_SERVICE_NAME, metricReaders, ...(exported.traces ? {} : { spanProcessors: [] }) })
 }

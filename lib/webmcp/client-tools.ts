@@ -4,7 +4,7 @@
  * the REST API, the hand-off by a navigation to the app) and register them with the page's model
  * context. Runs in the page script (lib/pages/page-script.ts), so it imports nothing. Every call
  * answers with a result in MCP's CallToolResult shape, an `isError` one for bad arguments or a failed
- * fetch; nothing throws into the page. The definitions come from lib/webmcp/page-tools.ts.
+ * fetch; nothing throws into the page. The definitions come from lib/pages/page-tools.ts.
  */
 
 export interface JsonSchemaProperty {

@@ -7,15 +7,32 @@ import {
   RESOURCE_ID_PARAMETER,
 } from '../../lib/contract/constants.ts'
 import { mcpToolName, operationPath } from '../../lib/contract/operations.ts'
+import { FILL_TIME_FIELD, LEAD_FORM_PATH } from '../../lib/leads/form-fields.ts'
 
 export interface BenchCase {
   name: string
   method: 'GET' | 'POST'
   path: string
   headers: Record<string, string>
+  /** `{{n}}` in it is replaced by a number of its own in each request (a new lead each time, not a duplicate). */
   body?: string
   store: 'memory' | 'upstash'
+  /** The status a right answer has, when it is not a 2xx (the form's 303 to the thank-you page). */
+  status?: number
 }
+
+/** A contact-form submission as the page's form posts it; each one a lead of its own (unique email). */
+const LEAD_FORM_BODY = new URLSearchParams({
+  name: 'Bench Visitor {{n}}',
+  email: 'bench-{{n}}@example.com',
+  company: 'Load Test Ltd',
+  teamSize: '11-50',
+  goal: 'Measuring how fast leads are stored: {{n}}',
+  topic: 'programme',
+  [FILL_TIME_FIELD]: '12000',
+})
+  .toString()
+  .replaceAll('%7B%7Bn%7D%7D', '{{n}}')
 
 /** The benchmarked site runs with the default SERVICE_NAME. */
 const READ_TOOL = mcpToolName(DEFAULT_SERVICE_NAME, 'getPublicResource')
@@ -71,5 +88,15 @@ export function benchCases(): BenchCase[] {
     rest('page-twin', '/pricing.md'),
     // The same twin through negotiation: under next start, proxy.ts runs for it (its cost against page-twin).
     { name: 'page-negotiated', method: 'GET', path: '/pricing', headers: { accept: 'text/markdown' }, store: 'memory' },
+    // Each request stores a lead in the SQLite file (synchronous=FULL) before it is answered 303.
+    {
+      name: 'contact-form-post',
+      method: 'POST',
+      path: LEAD_FORM_PATH,
+      store: 'memory',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+      body: LEAD_FORM_BODY,
+      status: 303,
+    },
   ]
 }

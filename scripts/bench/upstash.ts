@@ -2,9 +2,9 @@
  * The Upstash mode of the benchmark: Debian's redis-server on a free loopback port with the local
  * Upstash REST bridge in front of it, exactly as the quota tests run it.
  */
-import { startRedis } from '../../tests/support/redis.ts'
-import { processCpuMs } from '../proc-stats.ts'
-import { startUpstashBridge } from '../../tests/support/upstash-bridge.ts'
+import { startRedis } from '../../harness/redis.ts'
+import { processCpuMs } from '../../harness/proc-stats.ts'
+import { startUpstashBridge } from '../../harness/upstash-bridge.ts'
 
 export interface UpstashStack {
   env: Record<string, string>

@@ -18,18 +18,13 @@ export function seededRandom(seed: number): Random {
   }
 }
 
-export function pick<T>(random: Random, items: readonly T[]): T {
-  return items[Math.floor(random() * items.length)] as T
-}
-
-export function integer(random: Random, min: number, max: number): number {
-  return min + Math.floor(random() * (max - min + 1))
-}
+export const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
+export const integer = (random: Random, min: number, max: number): number => min + Math.floor(random() * (max - min + 1))
 
 /** The i-th IPv4 client: 198.18.0.0 + i (i < 131 072). */
 export function ipv4Client(index: number): string {
   const value = (198 << 24) + (18 << 16) + index
-  return `${(value >>> 24) & 0xff}.${(value >>> 16) & 0xff}.${(value >>> 8) & 0xff}.${value & 0xff}`
+  return [24, 16, 8, 0].map((shift) => (value >>> shift) & 0xff).join('.')
 }
 
 /** The i-th IPv6 client: its own /64 under 2001:db8::/32, with an interface id of its own. */
@@ -37,40 +32,27 @@ export function ipv6Client(index: number, interfaceId = 1 + (index % 7)): string
   return `2001:db8:${(index >>> 16).toString(16)}:${(index & 0xffff).toString(16)}::${interfaceId.toString(16)}`
 }
 
-export interface ClientPool {
-  addresses: readonly string[]
-  ipv6: number
-  /** A random client's X-Forwarded-For value, in one of the forms a proxy chain produces. */
-  forwardedFor: (random: Random) => string
-}
-
 /**
- * `count` clients, a quarter of them IPv6. The forwarded value varies: the bare address, a spoofed
- * left-most hop before it (ignored: only the hop the trusted proxy appended counts), an IPv4 with a
- * port, a bracketed IPv6 with a port.
+ * A client's X-Forwarded-For value, in one of the forms a proxy chain produces: the bare address, a
+ * spoofed left-most hop before it (ignored: only the hop the trusted proxy appended counts), an IPv4
+ * with a port, a bracketed IPv6 with a port.
  */
-export function clientPool(count: number, offset = 0): ClientPool {
-  const addresses: string[] = []
-  let ipv6 = 0
-  for (let i = 0; i < count; i++) {
-    if (i % 4 === 3) {
-      addresses.push(ipv6Client(offset + i))
-      ipv6++
-    } else {
-      addresses.push(ipv4Client(offset + i))
-    }
-  }
-  return {
-    addresses,
-    ipv6,
-    forwardedFor: (random) => forwardedForm(random, pick(random, addresses)),
-  }
-}
-
 export function forwardedForm(random: Random, address: string): string {
   const form = random()
   if (form < 0.6) return address
   if (form < 0.8) return `203.0.113.${integer(random, 1, 254)}, ${address}`
-  const v6 = address.includes(':')
-  return v6 ? `[${address}]:${integer(random, 1024, 65535)}` : `${address}:${integer(random, 1024, 65535)}`
+  return `${address.includes(':') ? `[${address}]` : address}:${integer(random, 1024, 65535)}`
+}
+
+export interface ClientPool {
+  addresses: readonly string[]
+  ipv6: number
+  /** A random client's X-Forwarded-For value. */
+  forwardedFor: (random: Random) => string
+}
+
+/** `count` clients, a quarter of them IPv6. */
+export function clientPool(count: number): ClientPool {
+  const addresses = Array.from({ length: count }, (_, i) => (i % 4 === 3 ? ipv6Client(i) : ipv4Client(i)))
+  return { addresses, ipv6: Math.floor(count / 4), forwardedFor: (random) => forwardedForm(random, pick(random, addresses)) }
 }

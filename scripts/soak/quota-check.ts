@@ -1,17 +1,12 @@
 /**
- * The quota, exact after the soak: a fresh client sends until refused; the i-th admitted answer shows
- * Remaining = 150 − i + refills (bracketed by the clock), its headers agree (standards §1.4), and the
- * first refusal is the exact 429 of §1.5 once every token is spent. Deviations are problem lines.
+ * The quota, exact: a greedy client, far above it all through the soak, was admitted what its bucket
+ * allows; afterwards a fresh client sending until refused sees Remaining = 150 − i + refills (bracketed
+ * by the clock), then the exact 429 once every token is spent. What is right is the judge's
+ * (quotaRefills, and each answer judged as its row says); deviations are problem lines.
  */
-import { MCP_PATH, MCP_PROTOCOL_VERSION } from '../../lib/contract/constants.ts'
-import { operationPath } from '../../lib/contract/operations.ts'
-import { mcpAnswerProblems, quotaHeaderProblems, restAnswerProblems } from '../../tests/support/contract-answers.ts'
-import { toAnswer } from './cases.ts'
-import { createAgent, sendHttp, type HttpSpec } from './wire.ts'
-
-const REFILL_MS = 500
-/** Wall clock (server) versus monotonic clock (here): a decision next to a refill boundary may be misjudged by this much. */
-const CLOCK_SLACK_MS = 25
+import { quotaRefills, type TimedExchange } from '../../harness/contract-answers.ts'
+import { type CaseContext, greedyCase, HANG_MS, toAnswer } from './cases.ts'
+import { createAgent, sendHttp } from './wire.ts'
 
 export interface BurstResult {
   label: string
@@ -24,87 +19,59 @@ export interface BurstResult {
   problems: string[]
 }
 
-export interface BurstClient {
-  label: string
-  /** Forwarded addresses used in turn (all the same client to the server). */
-  addresses: string[]
-  /** Alternate REST and MCP requests (one bucket for both). */
-  mixTransports: boolean
-}
-
-function requestFor(address: string, mcp: boolean): HttpSpec {
-  if (!mcp) return { method: 'GET', path: operationPath('getAgentHealth'), headers: { 'x-forwarded-for': address } }
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 'burst',
-    method: 'tools/list',
-    params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MCP_PROTOCOL_VERSION, 'io.modelcontextprotocol/clientCapabilities': {} } },
-  })
-  return {
-    method: 'POST',
-    path: MCP_PATH,
-    headers: {
-      'x-forwarded-for': address,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MCP_PROTOCOL_VERSION,
-      'mcp-method': 'tools/list',
-    },
-    body,
-  }
-}
-
-export async function burstUntilRefused(port: number, baseUrl: string, client: BurstClient): Promise<BurstResult> {
+/** A fresh client (`addresses` used in turn, all one client to the server; REST and MCP alternating, or REST) sends until refused. */
+export async function burstUntilRefused(ctx: CaseContext, label: string, addresses: string[], mixTransports: boolean): Promise<BurstResult> {
   const agent = createAgent(1)
   const problems: string[] = []
-  let admitted = 0
-  let firstSent = 0
-  let firstAnswered = 0
   const started = performance.now()
+  let first: TimedExchange | undefined
+  let admitted = 0
   try {
     for (let i = 0; i < 150 + 60; i++) {
-      const mcp = client.mixTransports && i % 2 === 1
-      const spec = requestFor(client.addresses[i % client.addresses.length] as string, mcp)
+      const c = greedyCase(ctx, addresses[i % addresses.length] as string, mixTransports && i % 2 === 1 ? 'mcp' : 'rest')
+      if (c.send.kind !== 'http') throw new Error('greedy rows go through the keep-alive client')
       const sentAt = performance.now()
-      const outcome = await sendHttp(port, agent, spec, 10_000)
-      const answeredAt = performance.now()
-      if (i === 0) {
-        firstSent = sentAt
-        firstAnswered = answeredAt
-      }
-      if (!outcome.answer) {
-        problems.push(`request ${i + 1}: ${outcome.end} (${outcome.error ?? ''})`)
-        break
-      }
+      const outcome = await sendHttp(ctx.port, agent, c.send.spec, HANG_MS)
+      const exchange = { sentAt, answeredAt: performance.now() }
+      first ??= exchange
+      if (!outcome.answer) return { label, admitted, refills: [0, 0], elapsedMs: 0, refusal: 'none', problems: [`request ${i + 1}: ${outcome.end}`] }
       const answer = toAnswer(outcome.answer)
-      const min = Math.max(0, Math.floor((sentAt - firstAnswered - CLOCK_SLACK_MS) / REFILL_MS))
-      const max = Math.floor((answeredAt - firstSent + CLOCK_SLACK_MS) / REFILL_MS)
-      const contract = mcp
-        ? mcpAnswerProblems({ body: JSON.parse(spec.body as string) }, answer)
-        : restAnswerProblems({ method: 'GET', target: spec.path, baseUrl }, answer)
-      problems.push(...contract.map((p) => `request ${i + 1}: ${p}`))
+      problems.push(...(c.judge?.([answer]) ?? []).map((p) => `request ${i + 1}: ${p}`))
+      const [min, max] = quotaRefills(first, exchange)
       if (answer.status === 429) {
-        problems.push(...quotaHeaderProblems(answer.headers, 'refused').map((p) => `the 429: ${p}`))
         if (admitted < 150 + min || admitted > 150 + max) problems.push(`refused after ${admitted} admitted; expected 150 + ${min}…${max} refills`)
         const h = answer.headers
-        return {
-          label: client.label,
-          admitted,
-          refills: [min, max],
-          elapsedMs: answeredAt - started,
-          refusal: `429 Retry-After ${h['retry-after']}, RateLimit-Remaining ${h['ratelimit-remaining']}, RateLimit-Reset ${h['ratelimit-reset']}, RateLimit: ${h.ratelimit}`,
-          problems,
-        }
+        const refusal = `429 Retry-After ${h['retry-after']}, RateLimit-Remaining ${h['ratelimit-remaining']}, RateLimit-Reset ${h['ratelimit-reset']}, RateLimit: ${h.ratelimit}`
+        return { label, admitted, refills: [min, max], elapsedMs: exchange.answeredAt - started, refusal, problems }
       }
       admitted++
+      const [low, high] = [150 - admitted + min, Math.min(149, 150 - admitted + max)]
       const remaining = Number(answer.headers['ratelimit-remaining'])
-      const low = 150 - admitted + min
-      const high = Math.min(149, 150 - admitted + max)
       if (!(remaining >= low && remaining <= high)) problems.push(`admitted request ${admitted}: Remaining ${remaining}, expected ${low}…${high}`)
     }
     problems.push(`no 429 after ${admitted} admitted requests`)
-    return { label: client.label, admitted, refills: [0, 0], elapsedMs: performance.now() - started, refusal: 'none', problems }
+    return { label, admitted, refills: [0, 0], elapsedMs: performance.now() - started, refusal: 'none', problems }
   } finally {
     agent.destroy()
   }
+}
+
+/**
+ * What a greedy client's bucket may have admitted: at most 150 + the refills by its last answer; once
+ * refused, at least 150 + the refills by its last refusal (every token so far was spent then); never
+ * refused, every request.
+ */
+export function greedyCheck(address: string, exchanges: ReadonlyArray<TimedExchange & { status: number }>) {
+  const admitted = exchanges.filter((e) => e.status === 200).length
+  const refusals = exchanges.filter((e) => e.status === 429)
+  const first = { sentAt: Math.min(...exchanges.map((e) => e.sentAt)), answeredAt: Math.min(...exchanges.map((e) => e.answeredAt)) }
+  const last = (list: typeof exchanges, at: 'sentAt' | 'answeredAt') => list.reduce((a, b) => (b[at] > a[at] ? b : a))
+  const bounds: [number, number] =
+    refusals.length === 0
+      ? [exchanges.length, exchanges.length]
+      : [150 + quotaRefills(first, last(refusals, 'sentAt'))[0], 150 + quotaRefills(first, last(exchanges, 'answeredAt'))[1]]
+  const outside = admitted < bounds[0] || admitted > bounds[1]
+  const problem =
+    exchanges.length === 0 ? 'sent nothing' : outside ? `${admitted} admitted over the phase, expected ${bounds[0]}…${bounds[1]}` : undefined
+  return { summary: { address, admitted, refused: refusals.length, bounds }, problem }
 }

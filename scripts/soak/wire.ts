@@ -3,8 +3,8 @@
  * `rawExchange` (exact bytes on a socket, optionally trickled) for the rest. Neither throws: an exchange
  * ends answered, closed by the server, or timed out at its bound.
  */
-import { Agent, request as httpRequest } from 'node:http'
 import { readFileSync } from 'node:fs'
+import { Agent, request as httpRequest } from 'node:http'
 import { connect } from 'node:net'
 
 export const LOOPBACK = '127.0.0.1'
@@ -33,70 +33,87 @@ export interface HttpSpec {
   body?: string | Buffer
 }
 
-function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(raw)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
-  return headers
+type Finish = (end: Outcome['end'], error?: string) => void
+
+/** Runs one exchange, which collects its answers, until it calls `finish` or `boundMs` passes; `start` returns its clean-up. */
+function bounded(boundMs: number, start: (finish: Finish, answers: Answered[]) => () => void): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const started = performance.now()
+    const answers: Answered[] = []
+    let cleanUp = () => {}
+    let settled = false
+    const finish: Finish = (end, error) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      cleanUp()
+      resolve({ end, answer: answers[0] ?? null, answers, elapsedMs: performance.now() - started, ...(error ? { error } : {}) })
+    }
+    const timer = setTimeout(() => finish('timeout', `no answer within ${boundMs} ms`), boundMs)
+    cleanUp = start(finish, answers)
+  })
 }
 
 /** One request over `agent`; `boundMs` is the longest it may take before it counts as a hang. */
 export function sendHttp(port: number, agent: Agent, spec: HttpSpec, boundMs: number): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const started = performance.now()
-    let settled = false
-    const finish = (outcome: Omit<Outcome, 'elapsedMs' | 'answers'>) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      resolve({ ...outcome, answers: outcome.answer ? [outcome.answer] : [], elapsedMs: performance.now() - started })
-    }
+  return bounded(boundMs, (finish, answers) => {
     const headers: Record<string, string | number> = { host: `${LOOPBACK}:${port}`, ...spec.headers }
     if (spec.body !== undefined && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
       headers['content-length'] = Buffer.byteLength(spec.body)
     }
     const req = httpRequest({ host: LOOPBACK, port, method: spec.method, path: spec.path, headers, agent }, (res) => {
       const chunks: Buffer[] = []
+      const flat = Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')])
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () =>
-        finish({ end: 'answered', answer: { status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: Buffer.concat(chunks) } }),
-      )
-      res.on('error', (error) => finish({ end: 'closed', answer: null, error: error.message }))
+      res.on('end', () => {
+        answers.push({ status: res.statusCode ?? 0, headers: Object.fromEntries(flat), body: Buffer.concat(chunks) })
+        finish('answered')
+      })
+      res.on('error', (error) => finish('closed', error.message))
     })
-    const timer = setTimeout(() => {
-      finish({ end: 'timeout', answer: null, error: `no answer within ${boundMs} ms` })
-      req.destroy()
-    }, boundMs)
-    req.on('error', (error) => finish({ end: 'closed', answer: null, error: error.message }))
+    req.on('error', (error) => finish('closed', error.message))
     req.end(spec.body)
+    // An answered request leaves its socket to the agent for the next one; only one cut short is destroyed.
+    return () => answers.length === 0 && req.destroy()
   })
+}
+
+/** A chunked body at the start of `rest`: the body and the bytes it took, or null while incomplete. */
+function chunkedBody(rest: Buffer): [Buffer, number] | null {
+  const parts: Buffer[] = []
+  for (let offset = 0; ; ) {
+    const lineEnd = rest.indexOf('\r\n', offset)
+    const size = lineEnd < 0 ? Number.NaN : Number.parseInt(rest.subarray(offset, lineEnd).toString('latin1'), 16)
+    if (Number.isNaN(size)) return null
+    if (size === 0) {
+      const end = rest.indexOf('\r\n\r\n', lineEnd)
+      return end < 0 ? null : [Buffer.concat(parts), end + 4]
+    }
+    if (rest.length < lineEnd + 2 + size + 2) return null
+    parts.push(rest.subarray(lineEnd + 2, lineEnd + 2 + size))
+    offset = lineEnd + 2 + size + 2
+  }
 }
 
 /** Incremental HTTP/1.1 response reader: answers in order, 1xx skipped, bodies by length, chunks or close. */
 class ResponseReader {
-  answers: Answered[] = []
   #buffer: Buffer = Buffer.alloc(0)
-  #headMethods: boolean[]
-
-  constructor(headMethods: boolean[]) {
-    this.#headMethods = headMethods
+  readonly answers: Answered[]
+  readonly headMethods: readonly boolean[]
+  constructor(answers: Answered[], headMethods: readonly boolean[]) {
+    this.answers = answers
+    this.headMethods = headMethods
   }
 
-  push(chunk: Buffer): void {
+  push(chunk: Buffer, atClose = false): void {
     this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk])
-    while (this.#parseOne(false));
-  }
-
-  /** At close: a response delimited by the close itself is complete now. */
-  close(): void {
-    this.#parseOne(true)
+    while (this.#parseOne(atClose));
   }
 
   #parseOne(atClose: boolean): boolean {
-    const buffer = this.#buffer
-    const headEnd = buffer.indexOf('\r\n\r\n')
+    const headEnd = this.#buffer.indexOf('\r\n\r\n')
     if (headEnd < 0) return false
-    const head = buffer.subarray(0, headEnd).toString('latin1')
-    const [statusLine = '', ...lines] = head.split('\r\n')
+    const [statusLine = '', ...lines] = this.#buffer.subarray(0, headEnd).toString('latin1').split('\r\n')
     const match = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine)
     if (!match) {
       this.#buffer = Buffer.alloc(0)
@@ -106,119 +123,75 @@ class ResponseReader {
     const headers: Record<string, string> = {}
     for (const line of lines) {
       const colon = line.indexOf(':')
-      if (colon <= 0) continue
       const name = line.slice(0, colon).trim().toLowerCase()
       const value = line.slice(colon + 1).trim()
-      headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`
+      if (colon > 0) headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`
     }
-    let rest = buffer.subarray(headEnd + 4)
-    if (status >= 100 && status < 200) {
-      this.#buffer = rest
-      return true
-    }
-    const isHead = this.#headMethods[this.answers.length] ?? false
-    let body: Buffer
-    if (isHead || status === 204 || status === 304) {
-      body = Buffer.alloc(0)
-    } else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
-      const parts: Buffer[] = []
-      let offset = 0
-      for (;;) {
-        const lineEnd = rest.indexOf('\r\n', offset)
-        if (lineEnd < 0) return false
-        const size = Number.parseInt(rest.subarray(offset, lineEnd).toString('latin1'), 16)
-        if (Number.isNaN(size)) return false
-        if (size === 0) {
-          const trailerEnd = rest.indexOf('\r\n\r\n', lineEnd)
-          const end = rest.subarray(lineEnd, lineEnd + 4).toString('latin1') === '\r\n\r\n' ? lineEnd + 4 : trailerEnd < 0 ? -1 : trailerEnd + 4
-          if (end < 0) return false
-          rest = rest.subarray(end)
-          break
-        }
-        if (rest.length < lineEnd + 2 + size + 2) return false
-        parts.push(rest.subarray(lineEnd + 2, lineEnd + 2 + size))
-        offset = lineEnd + 2 + size + 2
-      }
-      body = Buffer.concat(parts)
-    } else if (headers['content-length'] !== undefined) {
+    const rest = this.#buffer.subarray(headEnd + 4)
+    let framed: [Buffer, number] | null = [Buffer.alloc(0), 0]
+    if (status < 200 || this.headMethods[this.answers.length] || status === 204 || status === 304) framed = [Buffer.alloc(0), 0]
+    else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) framed = chunkedBody(rest)
+    else if (headers['content-length'] !== undefined) {
       const length = Number(headers['content-length'])
-      if (rest.length < length) return false
-      body = rest.subarray(0, length)
-      rest = rest.subarray(length)
-    } else {
-      if (!atClose) return false
-      body = rest
-      rest = Buffer.alloc(0)
-    }
-    this.answers.push({ status, headers, body })
-    this.#buffer = rest
+      framed = rest.length < length ? null : [rest.subarray(0, length), length]
+    } else framed = atClose ? [rest, rest.length] : null
+    if (!framed) return false
+    if (status >= 200) this.answers.push({ status, headers, body: framed[0] })
+    this.#buffer = rest.subarray(framed[1])
     return true
   }
 }
 
+/**
+ * What a raw exchange writes and how it reads. `trickle`: after the payload, `size` bytes of `bytes`
+ * (one at a time: cycling through them) every `everyMs`, up to `upTo`, while the server keeps the
+ * connection. `expectAnswers` complete it (default 1; `headMethods`: which answer a HEAD, bodiless).
+ * `pauseReadingMs`: read nothing that long (a slow reader). `neverRead` (a stalled reader): it ends
+ * `closed` when the server's side leaves ESTABLISHED (seen in /proc/net/tcp: a socket that reads
+ * nothing learns nothing).
+ */
 export interface RawPlan {
-  /** What to write at once. */
   payload: Buffer | string
-  /** Trickle: after the payload, write `trickle` (a byte at a time, cycling) every `everyMs` until the server closes. */
-  trickle?: { bytes: string; everyMs: number }
-  /** How many answers complete the exchange (pipelined requests); default 1. */
+  trickle?: { bytes: string; everyMs: number; size?: number; upTo?: number }
   expectAnswers?: number
-  /** Per expected answer: whether it answers a HEAD (no body). */
   headMethods?: boolean[]
-  /** When set, read nothing for this long after writing (a slow reader), then read. */
   pauseReadingMs?: number
-  /**
-   * Never read (a stalled reader): the exchange ends `closed` when the server's side of the connection
-   * leaves ESTABLISHED (seen in /proc/net/tcp, since a socket that reads nothing learns nothing).
-   */
   neverRead?: boolean
 }
 
-const ESTABLISHED = '01'
-
 /** Whether the server's end of a loopback connection (server port → client port) is still ESTABLISHED (Linux). */
 export function serverSideEstablished(serverPort: number, clientPort: number): boolean {
-  const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0')
-  const local = `0100007F:${hex(serverPort)}`
-  const remote = `0100007F:${hex(clientPort)}`
+  const hex = (port: number) => `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`
   try {
-    for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n')) {
-      const fields = line.trim().split(/\s+/)
-      if (fields[1] === local && fields[2] === remote) return fields[3] === ESTABLISHED
-    }
+    const fields = readFileSync('/proc/net/tcp', 'utf8')
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/))
+      .find((f) => f[1] === hex(serverPort) && f[2] === hex(clientPort))
+    return fields?.[3] === '01'
   } catch {
     return false
   }
-  return false
 }
 
 /** Writes exact bytes on a fresh loopback connection and reads what comes back, within `boundMs`. */
 export function rawExchange(port: number, plan: RawPlan, boundMs: number): Promise<Outcome> {
-  return new Promise((resolve) => {
+  return bounded(boundMs, (finish, answers) => {
     const expectAnswers = plan.expectAnswers ?? 1
-    const reader = new ResponseReader(plan.headMethods ?? [])
+    const reader = new ResponseReader(answers, plan.headMethods ?? [])
     const socket = connect({ host: LOOPBACK, port })
-    const started = performance.now()
-    let settled = false
     let ticker: NodeJS.Timeout | undefined
     let error: string | undefined
-    const finish = (end: Outcome['end']) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      clearInterval(ticker)
-      socket.destroy()
-      const answers = reader.answers
-      resolve({ end, answer: answers[0] ?? null, answers, elapsedMs: performance.now() - started, ...(error ? { error } : {}) })
-    }
-    const timer = setTimeout(() => finish('timeout'), boundMs)
+    const end = (how: Outcome['end']) => finish(how, error)
     socket.on('connect', () => {
       socket.write(plan.payload)
       if (plan.trickle) {
-        const { bytes, everyMs } = plan.trickle
-        let index = 0
+        const { bytes, everyMs, size = 1, upTo = Number.POSITIVE_INFINITY } = plan.trickle
+        const piece = Buffer.alloc(size, bytes)
+        let sent = 0
         ticker = setInterval(() => {
-          if (!socket.destroyed && socket.writable) socket.write(bytes[index++ % bytes.length] as string)
+          if (socket.destroyed || !socket.writable || sent >= upTo) return
+          socket.write(size === 1 ? (bytes[sent % bytes.length] as string) : piece.subarray(0, upTo - sent))
+          sent += size
         }, everyMs)
       }
       if (plan.pauseReadingMs) {
@@ -228,22 +201,22 @@ export function rawExchange(port: number, plan: RawPlan, boundMs: number): Promi
       if (plan.neverRead) {
         socket.pause()
         const clientPort = socket.localPort as number
-        ticker = setInterval(() => {
-          if (!serverSideEstablished(port, clientPort)) finish('closed')
-        }, 100)
+        ticker = setInterval(() => serverSideEstablished(port, clientPort) || end('closed'), 100)
       }
     })
     socket.on('data', (chunk: Buffer) => {
       reader.push(chunk)
-      if (reader.answers.length >= expectAnswers) finish('answered')
+      if (reader.answers.length >= expectAnswers) end('answered')
     })
-    socket.on('error', (cause: Error) => {
-      error = cause.message
-    })
+    socket.on('error', (cause: Error) => (error = cause.message))
     socket.on('close', () => {
-      reader.close()
-      finish(reader.answers.length >= expectAnswers ? 'answered' : 'closed')
+      reader.push(Buffer.alloc(0), true)
+      end(reader.answers.length >= expectAnswers ? 'answered' : 'closed')
     })
+    return () => {
+      clearInterval(ticker)
+      socket.destroy()
+    }
   })
 }
 

@@ -1,10 +1,13 @@
 /**
- * What `npm run verify` checks on a running deployment, from outside and read-only. Every expected
- * value comes from the site's own sources: the operations, schemas, constants and problem codes of
- * lib/contract, the document paths and media types of lib/discovery, the page list and page headers
- * of lib/pages, the header sets of lib/http. A document or page added there is checked here too.
+ * What `npm run verify` checks on a running deployment, from outside and read-only. Whether an answer
+ * of the agent API or of POST /mcp is the contract's right answer is the oracle's to say
+ * (harness/contract-answers.ts, the judge the tests and the soak use too); verify adds what a
+ * deployment must show on top: which requests it answers, the headers a CDN must pass on, and URLs
+ * under the right origin, from the site's own sources (the operations of lib/contract, the document
+ * paths and media types of lib/discovery, the page list and page headers of lib/pages, the header sets
+ * of lib/http). A document or page added there is checked here too.
  */
-import type { z } from 'zod'
+import { type Answer, type AnswerClass, answerClass, answerProblems, type JudgedRequest } from '../../harness/contract-answers.ts'
 import {
   API_BASE_PATH,
   API_VERSION_HEADER,
@@ -18,13 +21,10 @@ import {
   MCP_PROTOCOL_VERSION,
   MCP_SUPPORTED_PROTOCOL_VERSIONS,
   PUBLIC_RESOURCE_IDS,
-  QUOTA,
-  RATE_LIMIT_HEADER_NAMES,
-  RATE_LIMIT_POLICY_VALUE,
 } from '../../lib/contract/constants.ts'
 import { AGENT_OPERATIONS } from '../../lib/contract/operations.ts'
-import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../../lib/contract/problems.ts'
-import { AgentResourceSchema, contractRegistry, ProblemDetailsSchema } from '../../lib/contract/schemas.ts'
+import { PROBLEM_CODES } from '../../lib/contract/problems.ts'
+import { contractRegistry } from '../../lib/contract/schemas.ts'
 import { DOCUMENT_PATHS, PROBLEMS_PATH, type DocumentName } from '../../lib/routes/document-paths.ts'
 import { DOCUMENTS } from '../../lib/discovery/documents.ts'
 import { CACHE_CONTROL, CONTENT_TYPES, EXPOSED_HEADERS } from '../../lib/http/headers.ts'
@@ -34,7 +34,7 @@ import { pageLinkHeader } from '../../lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, type SitePage } from '../../lib/routes/site-pages.ts'
 import { buildSiteUrls, type SiteUrls } from '../../lib/routes/site-urls.ts'
 import type { BoundedClient, Fetched, RequestSpec } from './client.ts'
-import { describeBody, Findings, isRecord, parseJson, show } from './expect.ts'
+import { Findings, isRecord, parseJson, show } from './expect.ts'
 
 export interface CheckResult {
   name: string
@@ -172,9 +172,8 @@ function originOfUrls(findings: Findings, response: Fetched, publicOrigin: strin
   return own
 }
 
-/** `API-Version`, no-store, CORS and the data answers' security headers: every REST and MCP answer. */
+/** What a CDN must pass on of every REST and MCP answer: no-store, CORS and the data answers' security headers. */
 function agentHeaders(findings: Findings, response: Fetched, publicOrigin: string): void {
-  findings.header(response, API_VERSION_HEADER, CONTRACT_VERSION)
   findings.cacheControl(response, CACHE_CONTROL.api)
   findings.header(response, 'Access-Control-Allow-Origin', '*')
   findings.listHas(response, 'Access-Control-Expose-Headers', EXPOSED_HEADERS)
@@ -182,26 +181,17 @@ function agentHeaders(findings: Findings, response: Fetched, publicOrigin: strin
   transportSecurity(findings, response, publicOrigin)
 }
 
-/** The rate-limit fields of an answer that spent the quota; returns RateLimit-Remaining. */
-function quotaHeaders(findings: Findings, response: Fetched): string {
-  const missing = RATE_LIMIT_HEADER_NAMES.filter((name) => response.headers.get(name) === null)
-  findings.that(missing.length === 0, `rate-limit headers missing: ${missing.join(', ')}`)
-  findings.header(response, 'RateLimit-Limit', String(QUOTA.capacity))
-  findings.header(response, 'RateLimit-Policy', RATE_LIMIT_POLICY_VALUE)
-  const remaining = response.headers.get('RateLimit-Remaining') ?? ''
-  findings.that(/^\d+$/.test(remaining) && Number(remaining) <= QUOTA.capacity, `RateLimit-Remaining: ${show(remaining || null)}`)
-  return remaining
+/**
+ * The oracle's verdict on an answer (harness/contract-answers.ts): whether it is the contract's answer
+ * to the request, of the class expected. Asked once the answer has the expected status.
+ */
+function judged(findings: Findings, request: Omit<JudgedRequest, 'target'> & { path: string }, response: Fetched, expected: AnswerClass): void {
+  const answer: Answer = { status: response.status, headers: Object.fromEntries(response.headers), body: response.text }
+  for (const problem of answerProblems({ ...request, target: request.path }, answer, expected)) findings.add(problem)
 }
-
-function problemAnswer(findings: Findings, response: Fetched, code: ProblemCode, urls: SiteUrls): void {
-  if (!findings.status(response, PROBLEMS[code].status)) return
-  findings.contentType(response, CONTENT_TYPES.problem)
-  const problem = findings.json(response, ProblemDetailsSchema, 'problem details')
-  if (!problem) return
-  findings.that(problem.code === code, `code ${JSON.stringify(problem.code)}, expected ${JSON.stringify(code)}`)
-  findings.that(problem.status === PROBLEMS[code].status, `status field ${problem.status}, expected ${PROBLEMS[code].status}`)
-  findings.that(problem.type === urls.problemType(code), `type ${JSON.stringify(problem.type)}, expected ${JSON.stringify(urls.problemType(code))}`)
-}
+const { rest, mcp } = answerClass
+/** What an MCP request of verify's sent, as the oracle reads it. */
+const mcpSent = (spec: RequestSpec) => ({ method: 'POST', path: spec.path, body: parseJson(spec.body ?? '') })
 
 function operationPath(path: string): string {
   return `${API_BASE_PATH}${path.replace('{resourceId}', PUBLIC_RESOURCE_IDS[0])}`
@@ -235,32 +225,6 @@ export function mcpRequest(method: string, params: Record<string, unknown>, id: 
         },
       },
     }),
-  }
-}
-
-/** The JSON-RPC answer to `id`: its result or error object, or a finding. */
-function rpcAnswer(findings: Findings, response: Fetched, id: string): { result?: Record<string, unknown>; error?: Record<string, unknown> } {
-  const body = parseJson(response.text)
-  if (!isRecord(body)) {
-    findings.add(`not a JSON-RPC answer (${describeBody(response.text)})`)
-    return {}
-  }
-  findings.that(
-    body.jsonrpc === '2.0' && body.id === id,
-    `jsonrpc/id: ${JSON.stringify(body.jsonrpc)}/${JSON.stringify(body.id)}, expected "2.0"/${JSON.stringify(id)}`,
-  )
-  return {
-    ...(isRecord(body.result) ? { result: body.result } : {}),
-    ...(isRecord(body.error) ? { error: body.error } : {}),
-  }
-}
-
-function rpcError(findings: Findings, error: Record<string, unknown> | undefined, code: number, dataCode?: string): void {
-  if (!findings.that(error !== undefined, `no JSON-RPC error, expected ${code}`) || !error) return
-  findings.that(error.code === code, `error.code ${JSON.stringify(error.code)}, expected ${code}`)
-  if (dataCode !== undefined) {
-    const data = isRecord(error.data) ? error.data : {}
-    findings.that(data.code === dataCode, `error.data.code ${JSON.stringify(data.code)}, expected ${JSON.stringify(dataCode)}`)
   }
 }
 
@@ -312,17 +276,17 @@ export async function runChecks(client: BoundedClient, options: CheckOptions): P
       const path = operationPath(operation.path)
       check(`REST ${operation.operationId} GET ${path} while disabled → 503 problem`, async (f) => {
         const response = await getApi(path)
-        problemAnswer(f, response, 'public_agent_access_disabled', urls)
-        f.that(/^\d+$/.test(response.headers.get('retry-after') ?? ''), `Retry-After: ${show(response.headers.get('retry-after'))}, expected seconds`)
+        if (!f.status(response, 503)) return ''
+        judged(f, { method: 'GET', path, baseUrl: publicOrigin, mayBeDisabled: true }, response, rest())
         agentHeaders(f, response, publicOrigin)
         return `503 public_agent_access_disabled, Retry-After ${response.headers.get('retry-after')}`
       })
     }
     check(`MCP POST ${MCP_PATH} server/discover while disabled → 503`, async (f) => {
-      const response = await client.request(mcpRequest('server/discover', {}, 'verify-discover'))
+      const request = mcpRequest('server/discover', {}, 'verify-discover')
+      const response = await client.request(request)
       if (!f.status(response, 503)) return ''
-      f.that(/^\d+$/.test(response.headers.get('retry-after') ?? ''), `Retry-After: ${show(response.headers.get('retry-after'))}, expected seconds`)
-      rpcError(f, rpcAnswer(f, response, 'verify-discover').error, applicationErrorCode(503), 'public_agent_access_disabled')
+      judged(f, { ...mcpSent(request), baseUrl: publicOrigin, mayBeDisabled: true }, response, mcp(503, applicationErrorCode(503)))
       agentHeaders(f, response, publicOrigin)
       return `503, JSON-RPC ${applicationErrorCode(503)} public_agent_access_disabled`
     })
@@ -351,11 +315,11 @@ function restChecks(check: Check, getApi: (path: string) => Promise<Fetched>, ur
       check(`REST ${operation.operationId} GET ${path}`, async (f) => {
         const response = await getApi(path)
         if (!f.status(response, 200)) return ''
-        f.contentType(response, CONTENT_TYPES.json)
+        judged(f, { method: 'GET', path, baseUrl: publicOrigin }, response, rest())
         const schemaName = contractRegistry.get(operation.response)?.id ?? operation.operationId
-        const body: unknown = f.json<unknown>(response, operation.response as z.ZodType, schemaName)
+        const body = parseJson(response.text)
         agentHeaders(f, response, publicOrigin)
-        const remaining = quotaHeaders(f, response)
+        const remaining = response.headers.get('ratelimit-remaining')
         const own = originOfUrls(f, response, publicOrigin)
         if (id !== null && isRecord(body))
           f.that(body.href === urls.resource(id), `href ${JSON.stringify(body.href)}, expected ${JSON.stringify(urls.resource(id))}`)
@@ -369,15 +333,18 @@ function restChecks(check: Check, getApi: (path: string) => Promise<Fetched>, ur
     }
   }
   check(`REST unknown resource GET ${API_BASE_PATH}/resources/${MISSING.resourceId} → 404 problem`, async (f) => {
-    const response = await getApi(`${API_BASE_PATH}/resources/${MISSING.resourceId}`)
-    problemAnswer(f, response, 'agent_resource_not_found', urls)
+    const path = `${API_BASE_PATH}/resources/${MISSING.resourceId}`
+    const response = await getApi(path)
+    if (!f.status(response, 404)) return ''
+    judged(f, { method: 'GET', path, baseUrl: publicOrigin }, response, rest())
     agentHeaders(f, response, publicOrigin)
-    quotaHeaders(f, response)
     return '404 application/problem+json agent_resource_not_found'
   })
   check(`REST unknown operation GET ${API_BASE_PATH}/${MISSING.operation} → 404 problem`, async (f) => {
-    const response = await getApi(`${API_BASE_PATH}/${MISSING.operation}`)
-    problemAnswer(f, response, 'agent_endpoint_not_found', urls)
+    const path = `${API_BASE_PATH}/${MISSING.operation}`
+    const response = await getApi(path)
+    if (!f.status(response, 404)) return ''
+    judged(f, { method: 'GET', path, baseUrl: publicOrigin }, response, rest())
     agentHeaders(f, response, publicOrigin)
     return '404 application/problem+json agent_endpoint_not_found'
   })
@@ -393,36 +360,24 @@ function mcpChecks(check: Check, client: BoundedClient, getApi: (path: string) =
   })
 
   check(`MCP POST ${MCP_PATH} server/discover`, async (f) => {
-    const response = await client.request(mcpRequest('server/discover', {}, 'verify-discover'))
+    const request = mcpRequest('server/discover', {}, 'verify-discover')
+    const response = await client.request(request)
     if (!f.status(response, 200)) return ''
-    f.contentType(response, CONTENT_TYPES.json)
+    judged(f, { ...mcpSent(request), baseUrl: publicOrigin }, response, mcp(200))
     agentHeaders(f, response, publicOrigin)
-    quotaHeaders(f, response)
-    const { result } = rpcAnswer(f, response, 'verify-discover')
-    if (!f.that(result !== undefined, 'no result')) return ''
-    f.that(
-      JSON.stringify(result?.supportedVersions) === JSON.stringify(MCP_SUPPORTED_PROTOCOL_VERSIONS),
-      `supportedVersions ${JSON.stringify(result?.supportedVersions)}, expected ${JSON.stringify(MCP_SUPPORTED_PROTOCOL_VERSIONS)}`,
-    )
-    const capabilities = isRecord(result?.capabilities) ? result.capabilities : {}
-    f.that(isRecord(capabilities.resources) && isRecord(capabilities.tools), `capabilities ${JSON.stringify(capabilities)} lack resources and tools`)
     return `200, versions ${MCP_SUPPORTED_PROTOCOL_VERSIONS.join(', ')}, resources and tools`
   })
 
   check(`MCP POST ${MCP_PATH} tools/call read_public_resource = REST resource`, async (f) => {
     const tool = `${await serviceName}.read_public_resource`
-    const response = await client.request(mcpRequest('tools/call', { name: tool, arguments: { resourceId } }, 'verify-call'))
+    const request = mcpRequest('tools/call', { name: tool, arguments: { resourceId } }, 'verify-call')
+    const response = await client.request(request)
     if (!f.status(response, 200)) return ''
+    judged(f, { ...mcpSent(request), baseUrl: publicOrigin }, response, mcp(200))
     agentHeaders(f, response, publicOrigin)
-    quotaHeaders(f, response)
-    const { result, error } = rpcAnswer(f, response, 'verify-call')
-    if (!f.that(result !== undefined, `no result${error ? `: error ${JSON.stringify(error).slice(0, 200)}` : ''}`)) return ''
-    f.that(result?.isError !== true, 'the tool answered isError: true')
-    const structured = AgentResourceSchema.safeParse(result?.structuredContent)
-    f.that(structured.success, `structuredContent is no AgentResource: ${structured.error?.issues[0]?.message ?? ''}`)
-    const rest = parseJson((await restResource).text)
+    const result = (parseJson(response.text) as { result?: { structuredContent?: unknown } } | undefined)?.result
     f.that(
-      JSON.stringify(result?.structuredContent) === JSON.stringify(rest),
+      JSON.stringify(result?.structuredContent) === JSON.stringify(parseJson((await restResource).text)),
       `structuredContent differs from GET ${API_BASE_PATH}/resources/${resourceId}`,
     )
     return `200, ${tool} returned the same AgentResource as REST`
@@ -434,22 +389,16 @@ function mcpChecks(check: Check, client: BoundedClient, getApi: (path: string) =
     const request = mcpRequest('tools/call', { name: tool, arguments: { resourceId } }, 'verify-mismatch', { [MCP_HEADERS.name]: wrongName })
     const response = await client.request(request)
     if (!f.status(response, 400)) return ''
+    judged(f, { ...mcpSent(request), baseUrl: publicOrigin }, response, mcp(400, HEADER_MISMATCH))
     agentHeaders(f, response, publicOrigin)
-    rpcError(f, rpcAnswer(f, response, 'verify-mismatch').error, HEADER_MISMATCH, 'mcp_header_mismatch')
     return `400, JSON-RPC ${HEADER_MISMATCH} mcp_header_mismatch`
   })
 
   check(`MCP GET ${MCP_PATH} → 405 mcp_method_not_allowed`, async (f) => {
     const response = await getApi(MCP_PATH)
     if (!f.status(response, 405)) return ''
-    f.header(response, 'Allow', MCP_ALLOWED_METHODS)
+    judged(f, { method: 'GET', path: MCP_PATH, baseUrl: publicOrigin }, response, mcp(405, applicationErrorCode(405)))
     agentHeaders(f, response, publicOrigin)
-    rpcError(
-      f,
-      (parseJson(response.text) as { error?: Record<string, unknown> } | undefined)?.error,
-      applicationErrorCode(405),
-      'mcp_method_not_allowed',
-    )
     return `405, Allow: ${MCP_ALLOWED_METHODS}, JSON-RPC ${applicationErrorCode(405)}`
   })
 }
@@ -463,13 +412,13 @@ function documentChecks(check: Check, get: Get, publicOrigin: string): void {
     check(`document ${document.path}`, async (f) => {
       const response = await get(document.path)
       if (!f.status(response, 200)) return ''
+      judged(f, { method: 'GET', path: document.path, baseUrl: publicOrigin }, response, answerClass.document())
       f.contentType(response, document.contentType)
       f.cacheControl(response, CACHE_CONTROL.document)
       f.header(response, 'Access-Control-Allow-Origin', '*')
       f.that(response.headers.get('etag') !== null, 'ETag: absent')
       exactHeaders(f, response, RESOURCE_SECURITY_HEADERS)
       transportSecurity(f, response, publicOrigin)
-      f.that(response.text.length > 0, 'empty body')
       const own = originOfUrls(f, response, publicOrigin)
       return `200 ${document.contentType.split(';')[0]}, cacheable, CORS, ${own} URL(s) under ${publicOrigin}`
     })

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { copyProject, type ProjectCopy } from '../support/project-copy.ts'
-import { envWithoutSiteVariables, freePort } from '../support/site-server.ts'
+import { envWithoutSiteVariables, freePort } from '../../harness/site-server.ts'
 
 let copy: ProjectCopy
 let dev: ChildProcess

@@ -170,7 +170,7 @@ test.describe('pricing', () => {
       note: 'Priced per cohort',
       summary: 'Bootcamps, accelerators and academies running many mentees at once.',
       features: ['Cohorts and mentor rotations', 'Blocker triage across the whole cohort', 'Single sign-on and data export'],
-      cta: ['Talk to us', '/contact'],
+      cta: ['Talk to us', '/contact?plan=programme#talk-to-sales'],
     },
   ]
 
@@ -198,22 +198,25 @@ test.describe('pricing', () => {
     await expect(page).toHaveURL(`${APP}/signup?plan=team`)
   })
 
-  test('the contact plan leads to the contact page', async ({ page }) => {
+  test("the contact plan leads to the contact page's sales form with the plan chosen", async ({ page }) => {
     await page.goto('/pricing')
     await page.getByRole('link', { name: 'Talk to us' }).click()
-    await expect(page).toHaveURL(`${ORIGIN}/contact`)
+    await expect(page).toHaveURL(`${ORIGIN}/contact?plan=programme#talk-to-sales`)
+    await expect(page.getByLabel('Plan (optional)')).toHaveValue('programme')
   })
 })
 
 test.describe('contact', () => {
-  test('gives the email address as a mailto link and the response time, with no form', async ({ page }) => {
+  test('gives the email address as a mailto link and the response time, beside the sales form, the only form', async ({ page }) => {
     await page.goto('/contact')
     await expect(page.getByRole('heading', { name: 'Email us' })).toBeVisible()
     const email = page.getByRole('link', { name: 'hello@cadence.example' })
     await expect(email).toHaveAttribute('href', 'mailto:hello@cadence.example')
     await expect(page.getByText('We answer within one business day.')).toBeVisible()
     await expect(page.getByRole('heading', { name: 'What to include' })).toBeVisible()
-    await expect(page.locator('form, input, textarea, button')).toHaveCount(0)
+    await expect(page.locator('form')).toHaveCount(1)
+    await expect(page.locator('form')).toHaveAttribute('action', '/contact/send')
+    await expect(page.locator('form')).toHaveAttribute('method', 'post')
   })
 })
 

@@ -7,7 +7,14 @@
 import AxeBuilder from '@axe-core/playwright'
 import { test as base, expect, type APIRequestContext, type Browser, type Page } from '@playwright/test'
 import { E2E_APP_URL as APP, E2E_BASE_URL as BASE, E2E_ORIGIN as ORIGIN } from '../support/e2e-site.ts'
-import { FORM_TOOL_NAME, SCRIPTED_TOOL_NAMES, SIGNUP_FORM_PATHS, WEBMCP_CHROME_FLAG } from '../support/webmcp.ts'
+import {
+  FORM_TOOL_NAME,
+  SALES_FORM_PATHS,
+  SALES_FORM_TOOL_NAME,
+  SCRIPTED_TOOL_NAMES,
+  SIGNUP_FORM_PATHS,
+  WEBMCP_CHROME_FLAG,
+} from '../support/webmcp.ts'
 
 const PAGE_PATHS = ['/', '/pricing', '/contact', '/login', '/developers']
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--no-first-run']
@@ -144,7 +151,11 @@ withWebMcp.describe('with WebMCP', () => {
     withWebMcp(`${path} lists its tools: names, descriptions, object input schemas, read-only hints on the reads only`, async ({ page }) => {
       const problems = watchProblems(page)
       const tools = await openWithTools(page, path)
-      const expected = [...SCRIPTED_TOOL_NAMES, ...(SIGNUP_FORM_PATHS.includes(path) ? [FORM_TOOL_NAME] : [])].sort()
+      const expected = [
+        ...SCRIPTED_TOOL_NAMES,
+        ...(SIGNUP_FORM_PATHS.includes(path) ? [FORM_TOOL_NAME] : []),
+        ...(SALES_FORM_PATHS.includes(path) ? [SALES_FORM_TOOL_NAME] : []),
+      ].sort()
       expect(tools.map((tool) => tool.name).sort()).toEqual(expected)
       for (const tool of tools) {
         expect(tool.description.length, tool.name).toBeGreaterThan(40)
@@ -155,9 +166,11 @@ withWebMcp.describe('with WebMCP', () => {
         expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(true)
       }
       expect(byName.get('open_app')?.annotations?.readOnlyHint).toBe(false)
-      // Only reading one resource needs an argument.
-      expect(tools.filter((tool) => (tool.inputSchema.required ?? []).length > 0).map((tool) => [tool.name, tool.inputSchema.required])).toEqual([
+      // Only reading one resource needs an argument, and on /contact the sales form its required fields.
+      const needingArguments = tools.filter((tool) => (tool.inputSchema.required ?? []).length > 0).sort((a, b) => a.name.localeCompare(b.name))
+      expect(needingArguments.map((tool) => [tool.name, tool.inputSchema.required])).toEqual([
         ['read_public_resource', ['resourceId']],
+        ...(SALES_FORM_PATHS.includes(path) ? [[SALES_FORM_TOOL_NAME, ['name', 'email', 'company', 'teamSize', 'goal', 'topic']]] : []),
       ])
       expect(problems).toEqual([])
     })

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { projectRoot } from '../support/paths.ts'
+import { projectRoot } from '../../harness/paths.ts'
 import { serveAtBaseUrl, type SiteAtBaseUrl } from '../support/tls-front.ts'
 
 type Scanner = 'afdocs' | 'agent-readability'

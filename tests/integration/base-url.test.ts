@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DOCUMENT_PATHS } from '../../lib/routes/document-paths.ts'
 import { SITE_PAGES } from '../../lib/routes/site-pages.ts'
 import { parseConfig } from '../../lib/env.ts'
-import { SITE_BUILDS, type SiteBuildName } from '../support/site-build.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { SITE_BUILDS, type SiteBuildName } from '../../harness/site-build.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 /** Namespace identifiers of standards that appear in documents; they name formats, they are not links. */
 const STANDARD_IDENTIFIERS = new Set([

@@ -9,9 +9,9 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { perInstanceQuotaWarning } from '../../lib/quota/quota.ts'
 import { parseConfig } from '../../lib/env.ts'
-import { projectRoot } from '../support/paths.ts'
-import { ensureSiteBuild, isolatedEnv, SITE_BUILDS } from '../support/site-build.ts'
-import { runVercelFunction, VercelOutput, type RunningFunction } from '../support/vercel-output.ts'
+import { projectRoot } from '../../harness/paths.ts'
+import { ensureSiteBuild, isolatedEnv, SITE_BUILDS } from '../../harness/site-build.ts'
+import { runVercelFunction, VercelOutput, type RunningFunction } from '../../harness/vercel-output.ts'
 
 const PRODUCTION = SITE_BUILDS.vercel
 const WARNING = perInstanceQuotaWarning(parseConfig(PRODUCTION)) as string

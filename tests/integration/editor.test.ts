@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureSiteBuild } from '../support/site-build.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { ensureSiteBuild } from '../../harness/site-build.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 const servers = {} as Record<'npm start' | 'next start', RunningSite>
 

@@ -10,7 +10,7 @@ import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { modernRequest } from '../support/mcp-http.ts'
 import { copyProject, type ProjectCopy } from '../support/project-copy.ts'
-import { envWithoutSiteVariables, freePort, startSiteProcess, type RunningSite } from '../support/site-server.ts'
+import { envWithoutSiteVariables, freePort, startSiteProcess, type RunningSite } from '../../harness/site-server.ts'
 
 const ENV_FILES = ['.env', '.env.local', '.env.production', '.env.production.local', '.env.development', '.env.development.local']
 

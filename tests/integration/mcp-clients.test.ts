@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PUBLIC_RESOURCE_IDS } from '../../lib/contract/constants.ts'
 import { AGENT_OPERATIONS } from '../../lib/contract/operations.ts'
 import { SUPPORTED_VERSIONS } from '../support/mcp-http.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 let site: RunningSite
 let url: URL

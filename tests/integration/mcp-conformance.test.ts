@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { postLegacy, postModern } from '../support/mcp-http.ts'
-import { projectRoot } from '../support/paths.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { projectRoot } from '../../harness/paths.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 const CLI = path.join(projectRoot, 'node_modules/@modelcontextprotocol/conformance/dist/index.js')
 

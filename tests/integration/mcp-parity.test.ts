@@ -9,7 +9,7 @@ import { PUBLIC_RESOURCE_IDS } from '../../lib/contract/constants.ts'
 import { AGENT_OPERATIONS } from '../../lib/contract/operations.ts'
 import { contractRegistry } from '../../lib/contract/schemas.ts'
 import { postLegacy, postModern } from '../support/mcp-http.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 let site: RunningSite
 let ajv: InstanceType<typeof Ajv>

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { envelope, MODERN, modernRequest, postLegacy, postModern, raw, SUPPORTED_VERSIONS, type RawResponse } from '../support/mcp-http.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 const BASE_URL = 'https://agents.example.com'
 const ALLOWED_ORIGIN = 'https://console.example.org'

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROBLEM_CODES } from '../../lib/contract/problems.ts'
 import { DOCUMENT_PATHS } from '../../lib/routes/document-paths.ts'
 import { SITE_PAGES } from '../../lib/routes/site-pages.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 let direct: RunningSite
 let viaNext: RunningSite

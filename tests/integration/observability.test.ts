@@ -10,9 +10,9 @@ import { loopbackClient, type LoopbackClient, type SimpleResponse } from '../sup
 import { modernRequest } from '../support/mcp-http.ts'
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.ts'
 import { freshLoopbackAddress } from '../support/quota-assertions.ts'
-import { startRedis, type RunningRedis } from '../support/redis.ts'
-import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { startRedis, type RunningRedis } from '../../harness/redis.ts'
+import { startUpstashBridge, type UpstashBridge } from '../../harness/upstash-bridge.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 const CLAUDEBOT_UA = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)'
 const GPTBOT_UA = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot'
@@ -73,6 +73,9 @@ function accessLogLines(target: RunningSite): Record<string, unknown>[] {
 
 // Responses of the requests the tests below assert on.
 const answers: Record<string, SimpleResponse> = {}
+/** The contact form's answers, and a name that must appear in no telemetry. */
+const leadStatuses: number[] = []
+const LEAD_NAME = 'Observed "Person" <i>Lead</i>'
 
 beforeAll(async () => {
   ;[receiver, nextReceiver, quietReceiver] = await Promise.all([startOtlpReceiver(), startOtlpReceiver(), startOtlpReceiver()])
@@ -111,6 +114,28 @@ beforeAll(async () => {
   }
 
   answers.quiet = await send(client(), quietSite, '/api/agent/v1/health', { headers: { 'user-agent': GPTBOT_UA } })
+
+  // The contact form: one mistake, one lead (not through send(): they are no agent requests).
+  const form = {
+    name: LEAD_NAME,
+    email: 'observed@example.org',
+    company: 'Observed Co',
+    teamSize: '1-10',
+    goal: 'Watch the metrics.',
+    topic: 'programme',
+  }
+  const post = (body: Record<string, string>) =>
+    site.fetch('/contact/send', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+      body: new URLSearchParams(body).toString(),
+    })
+  for (const body of [{ ...form, email: 'observed@localhost' }, form]) {
+    const response = await post(body)
+    await response.arrayBuffer()
+    leadStatuses.push(response.status)
+  }
 
   answers.nextRest = await send(client(), nextSite, '/api/agent/v1/resources/product-overview', { headers: { 'user-agent': CLAUDEBOT_UA } })
   answers.nextTraced = await mcp(client(), nextSite, traced)
@@ -231,6 +256,21 @@ describe('metrics', () => {
     const admittedHealth = await eventually(find('http.server.request.duration', ok('/api/agent/v1/health')), 'health')
     // Every admitted request of the burst, counted once.
     expect(admittedHealth.count).toBe(sent - 4)
+  })
+})
+
+describe('the contact form', () => {
+  it('counts posts by outcome only: no field of a lead in metrics, spans or the access log', async () => {
+    expect(leadStatuses).toEqual([422, 303])
+    const outcome = (value: string) => () =>
+      receiver.points().find((point) => point.metric === 'cadence.lead_form.submissions' && point.attributes['cadence.lead_form.outcome'] === value)
+    const stored = await eventually(outcome('stored'), 'stored count')
+    expect(stored.count).toBe(1)
+    expect(stored.attributes).toEqual({ 'cadence.lead_form.outcome': 'stored' })
+    expect((await eventually(outcome('invalid'), 'invalid count')).count).toBe(1)
+    const exported = JSON.stringify([receiver.points(), receiver.spans])
+    for (const typed of [LEAD_NAME, 'observed@example.org', 'Observed Co']) expect(exported).not.toContain(typed)
+    expect(site.output()).not.toContain(LEAD_NAME)
   })
 })
 

@@ -8,8 +8,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { projectRoot } from '../support/paths.ts'
-import { freePort, startSite, type RunningSite } from '../support/site-server.ts'
+import { projectRoot } from '../../harness/paths.ts'
+import { freePort, startSite, type RunningSite } from '../../harness/site-server.ts'
 
 let site: RunningSite
 let document: { components: { schemas: Record<string, { required: string[]; properties: Record<string, unknown> }> } }

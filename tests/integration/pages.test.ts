@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SITE_PAGES } from '../../lib/routes/site-pages.ts'
 import { HttpCache, type Origin } from '../support/http-cache.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 const BASE = 'https://agents.example.com'
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
@@ -39,7 +39,7 @@ const EXPECTED_FRONTMATTER: Record<string, string> = {
     'title: Cadence — goals that get done, with a mentor in the loop\ndescription: Cadence turns an ambitious goal into a weekly plan, keeps you moving with short check-ins, and brings a mentor in the moment you are stuck.\n' +
     `canonical_url: ${BASE}/\nlast_updated: 2026-11-24`,
   '/pricing': `title: Pricing\ndescription: Cadence is free for individuals. Teams and mentoring programmes pay per active member.\ncanonical_url: ${BASE}/pricing\nlast_updated: 2026-11-21`,
-  '/contact': `title: Contact\ndescription: Reach the Cadence team about programmes, partnerships, security or the agent API.\ncanonical_url: ${BASE}/contact\nlast_updated: 2026-11-21`,
+  '/contact': `title: Contact\ndescription: Reach the Cadence team about programmes, partnerships, security or the agent API.\ncanonical_url: ${BASE}/contact\nlast_updated: 2026-11-26`,
   '/login': `title: Log in\ndescription: Log in to the Cadence app or create a free account. The public agent API needs no login.\ncanonical_url: ${BASE}/login\nlast_updated: 2026-11-21`,
   '/developers': `title: Cadence developer index\ndescription: Entry points, protocols, errors, limits and policies of the Cadence public agent API (REST and MCP).\ncanonical_url: ${BASE}/developers\nlast_updated: 2026-11-24`,
 }
@@ -284,48 +284,67 @@ describe('conditional GET on npm start', () => {
 /*
  * The cache-safety proof. The risk: a shared cache (Vercel's CDN, a proxy) stores the HTML a browser
  * got and hands it to an agent that asked for Markdown, or the reverse. The real servers' answers go
- * through an RFC 9111 cache model, shared and private; the controls first show the model does catch
- * the failure. (The Vercel build output gets the same proof in tests/integration/vercel-build.test.ts.)
+ * through an RFC 9111 cache model, shared and private, and through one that ignores Vary, as some CDNs
+ * do for HTML. (The Vercel build output gets the same proof in tests/integration/vercel-build.test.ts.)
  */
 describe('cache safety of the two variants', () => {
   const agent = { accept: 'text/markdown' }
   const browser = { accept: BROWSER_ACCEPT }
 
-  /** A stand-in origin that negotiates like ours but with other caching headers (for the controls). */
-  const negotiatingOrigin =
-    (headers: Record<string, string>): Origin =>
-    async (_path, request) => {
-      const markdown = (request.accept ?? '').startsWith('text/markdown')
-      return new Response(markdown ? '# md' : '<html>', {
-        headers: { ...headers, 'content-type': markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8' },
-      })
-    }
-
-  it('control: the model hands HTML to an agent when Next overwrites Vary on a static page (no Accept in it)', async () => {
-    const cdn = new HttpCache(
-      negotiatingOrigin({
-        'cache-control': 's-maxage=31536000',
-        vary: 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch',
-      }),
-      { shared: true, honorVary: true },
-    )
-    await cdn.get('/', browser)
-    const answer = await cdn.get('/', agent)
-    expect(answer.source).toBe('hit')
-    expect(answer.body).toBe('<html>')
-  })
-
-  it('control: a cache that ignores Vary mixes the variants, which is why the CDN must honour it', async () => {
-    const urlKeyed = new HttpCache(negotiatingOrigin({ 'cache-control': 'public, s-maxage=3600', vary: 'Accept' }), {
-      shared: true,
-      honorVary: false,
-    })
-    await urlKeyed.get('/', browser)
-    expect((await urlKeyed.get('/', agent)).body).toBe('<html>')
-  })
-
   describe.each(['npm start', 'next start'] as const)('%s', (server) => {
     const realOrigin: Origin = (path, headers) => servers[server].fetch(path, { headers })
+    /** The server's answers with Accept taken out of their Vary: what a cache would store had the site left it out (Next writes its own Vary on prerendered pages). */
+    const withoutAccept: Origin = async (path, headers) => {
+      const response = await realOrigin(path, headers)
+      const vary = (response.headers.get('vary') ?? '')
+        .split(',')
+        .map((token) => token.trim())
+        .filter((token) => token.toLowerCase() !== 'accept')
+      const answer = new Headers(response.headers)
+      answer.set('vary', vary.join(', '))
+      return new Response(await response.text(), { status: response.status, headers: answer })
+    }
+
+    it.each(['/', '/pricing'])(
+      '%s: Accept in the Vary the server sends is what keeps a browser-primed shared cache from handing its HTML to an agent',
+      async (path) => {
+        const cdn = new HttpCache(realOrigin, { shared: true, honorVary: true })
+        await cdn.get(path, browser)
+        const toAgent = await cdn.get(path, agent)
+        expect(toAgent.source).toBe('origin')
+        expect(toAgent.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
+        // The same answers without Accept in Vary: the cache hands the browser's HTML to the agent.
+        const withoutAcceptCdn = new HttpCache(withoutAccept, { shared: true, honorVary: true })
+        const primed = await withoutAcceptCdn.get(path, browser)
+        const mixed = await withoutAcceptCdn.get(path, agent)
+        expect(mixed.source).toBe('hit')
+        expect(mixed.body).toBe(primed.body)
+        expect(mixed.headers.get('content-type')).toBe('text/html; charset=utf-8')
+      },
+    )
+
+    it.each(SITE_PAGES.map((page) => ({ ...page })))(
+      '$path: a cache that ignores Vary still gives each client its own variant at its own URL: the page to browsers, the text/markdown alternate its Link names to agents',
+      async ({ path }) => {
+        const urlKeyed = new HttpCache(realOrigin, { shared: true, honorVary: false })
+        const page = await urlKeyed.get(path, browser)
+        expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+        const alternate = parseLinks(page.headers.get('link') ?? '').find((link) => link.rel === 'alternate' && link.type === 'text/markdown')
+        expect(alternate?.target).toBe(`${BASE}${SITE_PAGES.find((sitePage) => sitePage.path === path)?.markdownPath}`)
+        const twinPath = new URL(alternate?.target ?? '').pathname
+        const twin = await urlKeyed.get(twinPath, agent)
+        expect(twin.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
+        for (let round = 0; round < 2; round++) {
+          urlKeyed.now += 60
+          const [toBrowser, toAgent] = [await urlKeyed.get(path, browser), await urlKeyed.get(twinPath, agent)]
+          expect(toBrowser.source).toBe('hit')
+          expect(toBrowser.body).toBe(page.body)
+          expect(toAgent.source).toBe('hit')
+          expect(toAgent.headers.get('content-type')).toBe('text/markdown; charset=utf-8')
+          expect(toAgent.body).toBe(twin.body)
+        }
+      },
+    )
 
     it.each(SITE_PAGES.map((page) => ({ ...page })))(
       '$path: a shared cache stores both variants and hands each only to its own kind of client',

@@ -1,16 +1,16 @@
 /**
  * Self-hosting on a plain Redis behind a REST layer that forwards commands unchanged, as Upstash's
- * serverless-redis-http (SRH) does — what README's self-hosting section promises: the rollout setting
+ * serverless-redis-http (SRH) does — what docs/self-hosting.md promises: the rollout setting
  * is shared (npm run rollout reaches every instance), while Redis refuses the `allow-key-locking` flag
  * of the quota library's scripts, so each instance counts its quota itself, says so once, and never
  * answers a 5xx because of it.
  */
 import { spawn } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { projectRoot } from '../support/paths.ts'
-import { startRedis, type RunningRedis } from '../support/redis.ts'
-import { isolatedEnv, startSite, type RunningSite } from '../support/site-server.ts'
-import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.ts'
+import { projectRoot } from '../../harness/paths.ts'
+import { startRedis, type RunningRedis } from '../../harness/redis.ts'
+import { isolatedEnv, startSite, type RunningSite } from '../../harness/site-server.ts'
+import { startUpstashBridge, type UpstashBridge } from '../../harness/upstash-bridge.ts'
 
 let redis: RunningRedis
 let srh: UpstashBridge

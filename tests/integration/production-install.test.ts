@@ -8,8 +8,8 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copyProject, type ProjectCopy } from '../support/project-copy.ts'
-import { SITE_BUILDS } from '../support/site-build.ts'
-import { blankedSiteVariables, freePort, startSiteProcess, type RunningSite } from '../support/site-server.ts'
+import { SITE_BUILDS } from '../../harness/site-build.ts'
+import { blankedSiteVariables, freePort, startSiteProcess, type RunningSite } from '../../harness/site-server.ts'
 
 let copy: ProjectCopy
 let site: RunningSite | undefined

@@ -1,7 +1,7 @@
 /**
  * Property-based tests (fast-check) against one started site, each request from its own simulated
  * client: arbitrary REST paths, methods, headers, cookies and JSON-RPC-ish bodies all get the
- * contract's defined answer (tests/support/contract-answers.ts) — never a 5xx, a trace or a hang.
+ * contract's defined answer (harness/contract-answers.ts) — never a 5xx, a trace or a hang.
  */
 import { METHODS } from 'node:http'
 import fc from 'fast-check'
@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../../lib/contract/constants.ts'
 import { ipv4Client, ipv6Client } from '../../scripts/soak/clients.ts'
 import { rawExchange, type Outcome } from '../../scripts/soak/wire.ts'
-import { mcpAnswerProblems, restAnswerProblems, type Answer } from '../support/contract-answers.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { mcpAnswerProblems, restAnswerProblems, type Answer } from '../../harness/contract-answers.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 const BASE = 'https://agents.example.com'
 const FLAGS_SECRET = Buffer.alloc(32, 9).toString('base64url')

@@ -11,8 +11,8 @@ import { MemoryQuotaStore } from '../../lib/quota/memory-store.ts'
 import { bucketLifetimeMs, type QuotaDecision } from '../../lib/quota/token-bucket.ts'
 import { UpstashQuotaStore } from '../../lib/quota/upstash-store.ts'
 import { createUpstashRedis } from '../../lib/redis/upstash-client.ts'
-import { startRedis, type RunningRedis } from '../support/redis.ts'
-import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.ts'
+import { startRedis, type RunningRedis } from '../../harness/redis.ts'
+import { startUpstashBridge, type UpstashBridge } from '../../harness/upstash-bridge.ts'
 
 let redis: RunningRedis
 let bridge: UpstashBridge

@@ -16,10 +16,10 @@ import {
   timed,
   type TimedResponse,
 } from '../support/quota-assertions.ts'
-import { startRedis, type RunningRedis } from '../support/redis.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
-import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge.ts'
-import { projectRoot } from '../support/paths.ts'
+import { startRedis, type RunningRedis } from '../../harness/redis.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
+import { startUpstashBridge, type UpstashBridge } from '../../harness/upstash-bridge.ts'
+import { projectRoot } from '../../harness/paths.ts'
 import { modernRequest } from '../support/mcp-http.ts'
 
 const BASE = 'https://agents.example.com'

@@ -11,7 +11,7 @@ import {
   ProblemDetailsSchema,
 } from '../../lib/contract/schemas.ts'
 import { expectedMarkdown, readJson } from '../support/http.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 const BASE = 'https://agents.example.com'
 const API = `${BASE}/api/agent/v1`

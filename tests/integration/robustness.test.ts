@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { IDLE_SOCKET_TIMEOUT_MS, SERVER_TIMEOUTS } from '../../lib/server/server-options.ts'
 import { rawExchange, type Outcome } from '../../scripts/soak/wire.ts'
-import { mcpAnswerProblems, restAnswerProblems } from '../support/contract-answers.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { mcpAnswerProblems, restAnswerProblems } from '../../harness/contract-answers.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 const BASE = 'https://agents.example.com'
 let site: RunningSite

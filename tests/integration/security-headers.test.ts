@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DOCUMENT_PATHS } from '../../lib/routes/document-paths.ts'
 import { SITE_PAGES } from '../../lib/routes/site-pages.ts'
 import { observatoryScan } from '../support/observatory.ts'
-import { SITE_BUILDS } from '../support/site-build.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { SITE_BUILDS } from '../../harness/site-build.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 import { SIGNUP_FORM_PATHS } from '../support/webmcp.ts'
 
 const servers = {} as Record<'npm start' | 'next start', RunningSite>

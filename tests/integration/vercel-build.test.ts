@@ -1,5 +1,5 @@
 /**
- * The deployment as Vercel builds it: `vercel build --prod`, offline (tests/support/site-build.ts),
+ * The deployment as Vercel builds it: `vercel build --prod`, offline (harness/site-build.ts),
  * then the Build Output API tree it writes. Every page, Markdown twin, document and problem page is
  * prerendered and never revalidated; the functions that run per request are the agent API, MCP and
  * the Flags Explorer (one function) and the proxy, which only Markdown requests and preflights reach;
@@ -15,8 +15,8 @@ import { DOCUMENT_PATHS } from '../../lib/routes/document-paths.ts'
 import { negotiatedTwin } from '../../lib/pages/negotiation.ts'
 import { SITE_PAGES, TWIN_KEYS, twinRoutePath } from '../../lib/routes/site-pages.ts'
 import { HttpCache, type Origin } from '../support/http-cache.ts'
-import { ensureSiteBuild, SITE_BUILDS } from '../support/site-build.ts'
-import { runVercelFunction, VercelOutput, type RunningFunction, type VercelRoute } from '../support/vercel-output.ts'
+import { ensureSiteBuild, SITE_BUILDS } from '../../harness/site-build.ts'
+import { runVercelFunction, VercelOutput, type RunningFunction, type VercelRoute } from '../../harness/vercel-output.ts'
 
 const BASE = 'https://cadence.example'
 let projectDir: string
@@ -74,7 +74,7 @@ describe('what is built once', () => {
     expect(readFileSync(path.join(output.dir, 'static', 'site.js'), 'utf8')).toContain('modelContext')
   })
 
-  it('runs only the agent API, MCP and the Flags Explorer per request, all in one function', () => {
+  it("runs only the agent API, MCP, the Flags Explorer, the contact form's post and the lead-delivery cron per request, all in one function", () => {
     const functions = output.functions()
     const perRequest = [...functions.keys()].filter(
       (route) =>
@@ -83,7 +83,7 @@ describe('what is built once', () => {
         !output.prerender(route) &&
         !/^\/(_not-found|_global-error|md\/\[page\]|problems\/\[code\])$/.test(route),
     )
-    expect(perRequest.sort()).toEqual(['/.well-known/vercel/flags', '/api/agent/v1/[[...path]]', '/mcp'])
+    expect(perRequest.sort()).toEqual(['/.well-known/vercel/flags', '/api/agent/v1/[[...path]]', '/api/cron/deliver-leads', '/contact/send', '/mcp'])
     expect(new Set(perRequest.map((route) => functions.get(route))).size).toBe(1)
   })
 
@@ -235,5 +235,30 @@ describe("the agent API's function, run by Vercel's launcher", () => {
     })
     expect(response.status).toBe(200)
     expect(((await response.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(3)
+  })
+})
+
+describe("the contact form's function, run by Vercel's launcher, on a deployment without a durable lead store", () => {
+  let run: RunningFunction
+
+  beforeAll(async () => {
+    run = await runVercelFunction(output.functions().get('/contact/send') as string, projectDir, SITE_BUILDS.vercel, '/contact/send')
+  }, 60_000)
+  afterAll(async () => {
+    await run?.stop()
+  })
+
+  it('answers a post 503 with the prerendered contact page (traced into the function) pointing to the email address', async () => {
+    const response = await fetch(`${run.origin}/contact/send`, {
+      method: 'POST',
+      headers: { 'x-real-ip': '203.0.113.12', 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+      body: 'name=Ada',
+    })
+    expect(response.status).toBe(503)
+    const html = await response.text()
+    expect(html).toContain('<title>Contact · Cadence</title>')
+    expect(html).toContain('<h2 id="talk-to-sales-heading">Please write to us by email</h2>')
+    expect(html).toContain('<p><a class="button" href="mailto:hello@cadence.example">hello@cadence.example</a></p>')
+    expect(run.output()).not.toContain('[leads]')
   })
 })

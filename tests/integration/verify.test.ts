@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_BASE_PATH, QUOTA } from '../../lib/contract/constants.ts'
-import { projectRoot } from '../support/paths.ts'
-import { SITE_BUILDS } from '../support/site-build.ts'
-import { freePort, type RunningSite, startSite } from '../support/site-server.ts'
+import { projectRoot } from '../../harness/paths.ts'
+import { SITE_BUILDS } from '../../harness/site-build.ts'
+import { freePort, type RunningSite, startSite } from '../../harness/site-server.ts'
 
 interface VerifyRun {
   code: number | null

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SITE_PAGES } from '../../lib/routes/site-pages.ts'
-import { startSite, type RunningSite } from '../support/site-server.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
 const BASE = 'https://agents.example.com'
 const APP = 'https://app.cadence.test'
@@ -84,7 +84,7 @@ describe('schema.org data', () => {
   const offers = [
     { '@type': 'Offer', name: 'Personal', url: `${APP}/signup?plan=personal`, price: '0.00', priceCurrency: 'USD' },
     { '@type': 'Offer', name: 'Team', url: `${APP}/signup?plan=team`, price: '12.00', priceCurrency: 'USD' },
-    { '@type': 'Offer', name: 'Programme', url: `${BASE}/contact` },
+    { '@type': 'Offer', name: 'Programme', url: `${BASE}/contact?plan=programme#talk-to-sales` },
   ]
 
   it('the homepage describes the organisation and the application with one offer per plan', async () => {
@@ -120,13 +120,13 @@ describe('calls to action', () => {
     expect(html).toContain('<title id="loop-title">The loop: Plan the week, then Do the work, then Check in, then Get unstuck, and again.</title>')
   })
 
-  it('each plan signs up with that plan chosen; a plan priced on request goes to the contact page', async () => {
+  it("each plan signs up with that plan chosen; a plan priced on request goes to the contact page's sales form, the plan named", async () => {
     const html = await (await site.fetch('/pricing')).text()
     const ctas = [...html.matchAll(/<a class="button" href="([^"]+)">([^<]+)<\/a>/g)].map((match) => [match[2], match[1]])
     expect(ctas).toEqual([
       ['Start free', `${APP}/signup?plan=personal`],
       ['Start a team', `${APP}/signup?plan=team`],
-      ['Talk to us', '/contact'],
+      ['Talk to us', '/contact?plan=programme#talk-to-sales'],
     ])
   })
 })

@@ -3,7 +3,7 @@
  * NODE_ENV, none of the site's settings), listening on a free loopback port, in its own process group.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { envWithoutSiteVariables, freePort } from './site-server.ts'
+import { envWithoutSiteVariables, freePort } from '../../harness/site-server.ts'
 
 export interface DevServer {
   origin: string

@@ -1,8 +1,8 @@
 /**
- * The site the Playwright suite runs against: the `test` build (tests/support/site-build.ts) served on
+ * The site the Playwright suite runs against: the `test` build (harness/site-build.ts) served on
  * a fixed, uncommon loopback port. Shared by tests/playwright.config.ts and the specs.
  */
-import { SITE_BUILDS } from './site-build.ts'
+import { SITE_BUILDS } from '../../harness/site-build.ts'
 
 /** E2E_PORT lets two checkouts on one machine run their suites at once. */
 export const E2E_PORT = Number(process.env.E2E_PORT || 43117)

@@ -50,7 +50,7 @@ export const CONTRACT_PLACEHOLDERS: Readonly<Record<string, string>> = {
 /** A content file's body as the site serves it: placeholders filled with the deployment's and the contract's values. */
 export async function expectedMarkdown(relativePath: string, deployment: Record<string, string>): Promise<string> {
   const { readFile } = await import('node:fs/promises')
-  const { projectRoot } = await import('./paths.ts')
+  const { projectRoot } = await import('../../harness/paths.ts')
   const source = await readFile(`${projectRoot}/${relativePath}`, 'utf8')
   const body = `${source.replace(/^---\n[\s\S]*?\n---\n/, '').trim()}\n`
   const values = { ...CONTRACT_PLACEHOLDERS, ...deployment }

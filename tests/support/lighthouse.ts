@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { projectRoot } from './paths.ts'
-import { CHROMIUM_PATH } from './system-packages.ts'
+import { projectRoot } from '../../harness/paths.ts'
+import { CHROMIUM_PATH } from '../../harness/system-packages.ts'
 
 export type LighthouseCategory = 'accessibility' | 'best-practices' | 'seo' | 'agentic-browsing' | 'performance'
 

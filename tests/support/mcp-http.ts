@@ -3,7 +3,7 @@
  * body byte is exactly what the test says, plus builders for 2026-07-28 and legacy requests.
  */
 import { request as httpRequest } from 'node:http'
-import type { RunningSite } from './site-server.ts'
+import type { RunningSite } from '../../harness/site-server.ts'
 
 export const MODERN = '2026-07-28'
 export const SUPPORTED_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']

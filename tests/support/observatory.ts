@@ -6,7 +6,7 @@
 import { retrieve } from '@mdn/mdn-http-observatory/src/retriever/retriever.js'
 import { ALL_TESTS } from '@mdn/mdn-http-observatory/src/constants.js'
 import { getScoreModifier } from '@mdn/mdn-http-observatory/src/grader/grader.js'
-import { freePort } from './site-server.ts'
+import { freePort } from '../../harness/site-server.ts'
 
 const NEEDS_TLS = new Set(['redirectionTest', 'strictTransportSecurityTest'])
 

@@ -1,14 +1,14 @@
 /**
  * A throwaway copy of the project (sources, content, and with `build: true` the `test` build of
- * tests/support/site-build.ts, made with SITE_BUILDS.test), for tests that must change files the site
+ * harness/site-build.ts, made with SITE_BUILDS.test), for tests that must change files the site
  * reads — `.env` files, content/ — or install it afresh, without touching the checkout.
  */
 import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { projectRoot } from './paths.ts'
-import { ensureSiteBuild } from './site-build.ts'
+import { projectRoot } from '../../harness/paths.ts'
+import { ensureSiteBuild } from '../../harness/site-build.ts'
 
 export interface ProjectCopy {
   root: string
@@ -27,6 +27,8 @@ const SKIPPED = new Set([
   'playwright-report',
   '.scratch',
   'cache',
+  // The lead store of a developer's npm start: personal data, and no part of the project.
+  '.data',
 ])
 
 /**

@@ -1,11 +1,11 @@
 /**
- * Playwright's web server command: makes the `test` build up to date (tests/support/site-build.ts),
+ * Playwright's web server command: makes the `test` build up to date (harness/site-build.ts),
  * then serves it exactly as `npm start` does, from the build's directory and with its settings.
  * Playwright starts web servers before its globalSetup, so the build has to happen here.
  */
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { ensureSiteBuild, SITE_BUILDS } from './site-build.ts'
+import { ensureSiteBuild, SITE_BUILDS } from '../../harness/site-build.ts'
 
 const dir = ensureSiteBuild('test')
 Object.assign(process.env, SITE_BUILDS.test)

@@ -12,8 +12,8 @@ import { connect, type AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { SITE_BUILDS } from './site-build.ts'
-import { startSite } from './site-server.ts'
+import { SITE_BUILDS } from '../../harness/site-build.ts'
+import { startSite } from '../../harness/site-server.ts'
 
 export interface TlsFront {
   port: number

@@ -10,3 +10,7 @@ export const SCRIPTED_TOOL_NAMES = ['get_public_capabilities', 'list_plans', 'li
 export const FORM_TOOL_NAME = 'start_signup'
 /** The pages that show the sign-up form. */
 export const SIGNUP_FORM_PATHS = ['/', '/pricing']
+
+/** The contact page's "Talk to sales" form, a declarative tool the visitor submits (no toolautosubmit). */
+export const SALES_FORM_TOOL_NAME = 'talk_to_sales'
+export const SALES_FORM_PATHS = ['/contact']

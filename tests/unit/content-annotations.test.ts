@@ -9,7 +9,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { githubAnnotations } from '../../lib/content/check.ts'
 import { ContentError } from '../../lib/content/load.ts'
-import { projectRoot } from '../support/paths.ts'
+import { projectRoot } from '../../harness/paths.ts'
 
 describe('content check annotations', () => {
   it('turns each line of a content error into an ::error command at its file and line', () => {

@@ -11,8 +11,8 @@ import { ContentError, fillTemplate, loadContent, parseContentFile } from '../..
 import { PricingFrontmatterSchema, ResourceFrontmatterSchema } from '../../lib/content/frontmatter.ts'
 import { CONTRACT_TEMPLATE_VALUES } from '../../lib/content/contract-values.ts'
 import { CONTRACT_PLACEHOLDERS } from '../support/http.ts'
-import { projectRoot } from '../support/paths.ts'
-import { isolatedEnv } from '../support/site-server.ts'
+import { projectRoot } from '../../harness/paths.ts'
+import { isolatedEnv } from '../../harness/site-server.ts'
 
 function copyOfContent(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'content-'))
@@ -87,6 +87,21 @@ describe('content/', () => {
       'content/pages/contact.md',
       (s: string) => s.replace(/^updated: .*$/m, 'updated: 2999-01-01'),
       'content/pages/contact.md:6: updated: expected a date no later than today (the day the text last changed), got "2999-01-01"',
+    ],
+    [
+      'content/pages/contact.md',
+      (s: string) => s.replace('value: 11-50', 'value: Eleven to fifty'),
+      'content/pages/contact.md:35: salesForm › fields › teamSize › choice 2 › value: expected lower-case letters, digits, "-" and "+", such as "11-50", got "Eleven to fifty"',
+    ],
+    [
+      'content/pages/contact.md',
+      (s: string) => s.replace('value: security', 'value: programme'),
+      'content/pages/contact.md:51: salesForm › fields › topic › choice 3 › value: "programme" is already the value of another choice',
+    ],
+    [
+      'content/pages/contact.md',
+      (s: string) => s.replace('      label: What do you want to achieve?\n', ''),
+      'content/pages/contact.md:41: salesForm › fields › goal › label: missing; expected text',
     ],
     ['content/pages/login.md', (s: string) => s.replace(/^updated: .*\n/m, ''), 'content/pages/login.md: updated: missing; expected text'],
     [

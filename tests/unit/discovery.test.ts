@@ -9,7 +9,7 @@ import { buildComponentSchemas, buildOpenApiDocument } from '../../lib/discovery
 import { buildRobotsTxt, buildSitemapXml, escapeXml } from '../../lib/discovery/text-documents.ts'
 import { parseConfig } from '../../lib/env.ts'
 import { buildMcpServerIdentity, buildSite } from '../../lib/site.ts'
-import { projectRoot } from '../support/paths.ts'
+import { projectRoot } from '../../harness/paths.ts'
 
 const content = loadContent(projectRoot)
 const siteFor = (env: Record<string, string>) => buildSite(parseConfig(env), content)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { HeaderRules, type ManifestHeaderRule } from '../../lib/server/header-rules.ts'
+import { HeaderRules } from '../../lib/server/header-rules.ts'
+import type { ManifestHeaderRule } from '../../lib/server/routes-manifest.ts'
 
 const rule = (regex: string, headers: Record<string, string>, extra: Partial<ManifestHeaderRule> = {}): ManifestHeaderRule => ({
   source: regex,

@@ -13,7 +13,7 @@ import { contentFilePaths } from '../../lib/content/content-files.ts'
 import { PlanSchema, PricingFrontmatterSchema } from '../../lib/content/frontmatter.ts'
 import { ContentError, parseContentFile } from '../../lib/content/load.ts'
 import { EDITOR_CONFIG, editorProblems, openEntry, saveEntry, singletonSchema } from '../support/keystatic-round-trip.ts'
-import { projectRoot } from '../support/paths.ts'
+import { projectRoot } from '../../harness/paths.ts'
 
 const read = (file: string) => readFileSync(path.join(projectRoot, file), 'utf8')
 const PRICING = 'content/pages/pricing.md'

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { projectRoot } from '../support/paths.ts'
+import { projectRoot } from '../../harness/paths.ts'
 
 describe('package-lock.json', () => {
   it('lists every optional dependency of every locked package, so `npm ci` accepts it on a fresh machine', () => {

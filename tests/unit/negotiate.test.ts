@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { explicitQualityOf, parseAccept, prefersMarkdown, qualityOf } from '../../lib/http/negotiate.ts'
+import { chooseEncoding } from '../../lib/http/compression.ts'
+import { explicitQualityOf, parseAccept, parseAcceptEncoding, prefersMarkdown, qualityOf } from '../../lib/http/negotiate.ts'
 
 describe('parseAccept', () => {
   it('parses media ranges, q-values and parameters in header order', () => {
@@ -167,5 +168,34 @@ describe('an Accept header longer than the parser reads', () => {
     const header = `text/markdown, ${filler}`
     expect(header.length).toBeGreaterThan(8192)
     expect(prefersMarkdown(header)).toBe(true)
+  })
+})
+
+describe('Accept-Encoding, read by the same q-value parser (lib/http/compression.ts chooseEncoding)', () => {
+  it('parses codings lower-cased with their q, skipping malformed ones', () => {
+    expect(parseAcceptEncoding('GZip;q=0.5, br, *;q=0, x;q=abc, de flate, identity;q=1.')).toEqual([
+      { coding: 'gzip', q: 0.5 },
+      { coding: 'br', q: 1 },
+      { coding: '*', q: 0 },
+      { coding: 'identity', q: 1 },
+    ])
+  })
+
+  const cases: Array<[string | null, 'br' | 'gzip' | null]> = [
+    [null, null],
+    ['', null],
+    ['identity', null],
+    ['gzip, deflate, br', 'br'],
+    ['gzip, deflate', 'gzip'],
+    ['BR', 'br'],
+    ['br;q=0, gzip', 'gzip'],
+    ['br;q=0, gzip;q=0', null],
+    ['*', 'br'],
+    ['*;q=0.1, br;q=0', 'gzip'],
+    ['*;q=0', null],
+    ['gzip;q=0.001', 'gzip'],
+  ]
+  it.each(cases)('%j → %s', (acceptEncoding, expected) => {
+    expect(chooseEncoding(acceptEncoding)).toBe(expected)
   })
 })

@@ -97,10 +97,10 @@ describe('Markdown twins', () => {
     for (const plan of content.pricing.data.plans) {
       expect(text).toContain(`### ${plan.name}: ${formatPrice(plan.priceMonthlyUsd)}, ${plan.priceNote}`)
     }
-    // Sign-up keeps the chosen plan; a plan priced on request goes to the contact page.
+    // Sign-up keeps the chosen plan; a plan priced on request goes to the contact page's sales form, the plan named.
     expect(text).toContain(`[${content.pricing.data.plans[0]?.ctaLabel}](${site.config.appUrl}/signup?plan=personal)`)
     expect(text).toContain(`[${content.pricing.data.plans[1]?.ctaLabel}](${site.config.appUrl}/signup?plan=team)`)
-    expect(text).toContain(`[${content.pricing.data.plans[2]?.ctaLabel}](${BASE}/contact)`)
+    expect(text).toContain(`[${content.pricing.data.plans[2]?.ctaLabel}](${BASE}/contact?plan=programme#talk-to-sales)`)
   })
 
   it('quotes frontmatter values that YAML would misread', () => {

@@ -20,7 +20,7 @@ import { canonicalIpAddress, quotaBucketKey } from '../../lib/net/ip-address.ts'
 import { MemoryQuotaStore } from '../../lib/quota/memory-store.ts'
 import { quotaHeaderValues } from '../../lib/quota/token-bucket.ts'
 import { buildSite } from '../../lib/site.ts'
-import { mcpAnswerProblems, type Answer } from '../support/contract-answers.ts'
+import { mcpAnswerProblems, type Answer } from '../../harness/contract-answers.ts'
 
 const RUNS = { numRuns: 500 }
 
@@ -329,7 +329,7 @@ describe('the Node request as the handlers read it (lib/http/node-adapter.ts toA
     maxLength: 30,
   })
 
-  it('keeps every method Node parses (TRACE included) and the absolute URL, and reads each header as a Fetch Headers of the same fields does', () => {
+  it('keeps every method Node parses (TRACE included), the absolute URL and the delivery the server decided, and reads each header as a Fetch Headers of the same fields does', () => {
     const methods = METHODS.filter((m) => m !== 'CONNECT')
     fc.assert(
       fc.property(
@@ -339,8 +339,11 @@ describe('the Node request as the handlers read it (lib/http/node-adapter.ts toA
         }),
         fc.uint8Array({ maxLength: 64 }),
         (method, fields, body) => {
-          const request = toAgentRequest(nodeRequest(method, '/api/agent/v1/health?x=1', fields.flat()), 'http://127.0.0.1:3000', body)
+          const delivery = { clientAddress: '198.51.100.7', compressAnswer: true }
+          const request = toAgentRequest(nodeRequest(method, '/api/agent/v1/health?x=1', fields.flat()), 'http://127.0.0.1:3000', body, delivery)
           expect(request.method).toBe(method)
+          expect(request.clientAddress).toBe('198.51.100.7')
+          expect(request.compressAnswer).toBe(true)
           expect(request.url).toBe('http://127.0.0.1:3000/api/agent/v1/health?x=1')
           expect(request.bytes).toBe(body)
           const fetchHeaders = new Headers()

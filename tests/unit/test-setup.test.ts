@@ -3,7 +3,7 @@
  * them and with which commands, and the one line it stops with when it cannot.
  */
 import { describe, expect, it } from 'vitest'
-import { CHROMIUM_PATH, ensureSystemPackages, type SetupHost } from '../support/system-packages.ts'
+import { CHROMIUM_PATH, ensureSystemPackages, type SetupHost } from '../../harness/system-packages.ts'
 
 interface FakeMachine {
   installed: Set<string>

@@ -13,7 +13,7 @@ import { buildSiteUrls } from '../../lib/routes/site-urls.ts'
 import { canonicalOrigin, disallowsEverything } from '../../scripts/verify/checks.ts'
 import type { Fetched } from '../../scripts/verify/client.ts'
 import { Findings } from '../../scripts/verify/expect.ts'
-import { projectRoot } from '../support/paths.ts'
+import { projectRoot } from '../../harness/paths.ts'
 
 function answer(headers: Record<string, string>): Fetched {
   return { method: 'GET', path: '/', status: 200, headers: new Headers(headers), text: '', answered: true, spentQuota: false }

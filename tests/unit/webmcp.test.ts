@@ -11,7 +11,7 @@ import { buildPageModels, pagePlans } from '../../lib/pages/page-model.ts'
 import { buildPageMarkdown } from '../../lib/pages/page-markdown.ts'
 import { buildSite } from '../../lib/site.ts'
 import { pageModelContext, registerTools, runTool, type ToolEnvironment, type WebMcpTool } from '../../lib/webmcp/client-tools.ts'
-import { buildWebMcpPageTools } from '../../lib/webmcp/page-tools.ts'
+import { buildWebMcpPageTools } from '../../lib/pages/page-tools.ts'
 
 const APP = 'https://app.cadence.test'
 const BASE = 'https://agents.example.com'
@@ -71,7 +71,7 @@ describe('the page tools', () => {
         features: plan.features,
         cta: plan.cta,
         ctaLabel: plan.ctaLabel,
-        url: plan.cta === 'signup' ? `${APP}/signup?plan=${plan.id}` : `${BASE}/contact`,
+        url: plan.cta === 'signup' ? `${APP}/signup?plan=${plan.id}` : `${BASE}/contact?plan=${plan.id}#talk-to-sales`,
       })),
     )
     expect(JSON.parse(result.content[0]?.text ?? '')).toEqual(result.structuredContent)
@@ -133,7 +133,7 @@ describe('running a tool', () => {
   it.each([
     [{}, `${APP}/signup`],
     [{ destination: 'signup', plan: 'team' }, `${APP}/signup?plan=team`],
-    [{ plan: 'programme' }, `${BASE}/contact`],
+    [{ plan: 'programme' }, `${BASE}/contact?plan=programme#talk-to-sales`],
     [{ destination: 'login' }, `${APP}/login`],
   ])('open_app %j navigates to %s once, after answering', async (args, url) => {
     const browser = environment(() => new Response())

@@ -5,7 +5,7 @@
 import { createFlagsDiscoveryEndpoint, getProviderData } from 'flags/next'
 import type { NextRequest } from 'next/server'
 import { getConfig } from '@/lib/env.ts'
-import { publicAgentAccessFlag } from '@/lib/rollout/public-agent-access.ts'
+import { getPublicAgentAccessFlag } from '@/lib/rollout/public-agent-access.ts'
 
 export const dynamic = 'force-dynamic'
 
@@ -19,7 +19,8 @@ export async function GET(request: NextRequest): Promise<Response> {
   const secret = getConfig().flagsSecret
   // Without a secret the SDK would throw on any Authorization header: nobody can be verified, so 401.
   if (!secret) return unauthorized()
-  endpoint ??= createFlagsDiscoveryEndpoint(() => getProviderData({ publicAgentAccess: publicAgentAccessFlag }), { secret })
+  const publicAgentAccess = await getPublicAgentAccessFlag()
+  endpoint ??= createFlagsDiscoveryEndpoint(() => getProviderData({ publicAgentAccess }), { secret })
   try {
     return await endpoint(request)
   } catch {

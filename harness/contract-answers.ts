@@ -1,17 +1,20 @@
 /**
- * Oracles for "every answer is one of the contract's defined answers" (soak and property tests): each
- * lists how an answer breaks the contract, empty when it is a defined one. REST exactly, by the route
- * its path names; MCP by the decisions.md table (status ↔ JSON-RPC code ↔ `error.data.code`, id).
+ * The one judge of right answers, written from the contract and decisions.md rather than from the code
+ * under test, and used by the tests, `npm run verify` and `npm run soak` alike: each function lists how
+ * an answer breaks the contract, empty when it is a defined one. REST exactly, by the route its path
+ * names; MCP by the decisions.md table (status ↔ JSON-RPC code ↔ `error.data.code`, id) and the payload
+ * each method returns; the discovery documents and pages by what the contract says of them. A caller
+ * states the class of answer it expects (AnswerClass); what a right answer of that class is, is said here.
  */
 import type { z } from 'zod'
-import { CONTRACT_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../../lib/contract/constants.ts'
+import { CONTRACT_VERSION, MCP_LEGACY_PROTOCOL_VERSIONS, MCP_SUPPORTED_PROTOCOL_VERSIONS, PUBLIC_RESOURCE_IDS } from '../lib/contract/constants.ts'
 import {
   AgentCapabilitiesSchema,
   AgentHealthSchema,
   AgentResourceListSchema,
   AgentResourceSchema,
   ProblemDetailsSchema,
-} from '../../lib/contract/schemas.ts'
+} from '../lib/contract/schemas.ts'
 
 /** One HTTP answer as a client saw it (header names lower-case). */
 export interface Answer {
@@ -61,6 +64,22 @@ export function quotaHeaderProblems(headers: Answer['headers'], state: 'spent' |
   expectHeader('ratelimit', `"public-agent-rest";r=${remaining};t=${reset}`)
   expectHeader('retry-after', undefined)
   return problems
+}
+
+/** When a client sent a request and when its answer came, on the client's monotonic clock. */
+export interface TimedExchange {
+  sentAt: number
+  answeredAt: number
+}
+
+/**
+ * The refills (a token every 500 ms) a bucket may have had by one of its decisions, as a client sees
+ * them: the bucket starts at its first decision, made after the first request was sent and before its
+ * answer came, and each decision falls between its request and its answer; the server's wall clock
+ * and the client's monotonic clock may misjudge a decision next to a refill by 25 ms.
+ */
+export function quotaRefills(first: TimedExchange, decision: TimedExchange): [number, number] {
+  return [Math.max(0, Math.floor((decision.sentAt - first.answeredAt - 25) / 500)), Math.floor((decision.answeredAt - first.sentAt + 25) / 500)]
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -260,6 +279,8 @@ export interface McpRequestFacts {
   body?: unknown
   /** Whether a 503 is possible (capability switched off). */
   mayBeDisabled?: boolean
+  /** The request's method, when it matters: a HEAD answer has no body; a 405 names the method refused. */
+  method?: string
 }
 
 function messageProblems(message: unknown, status: number, facts: McpRequestFacts, index: number | null): string[] {
@@ -298,6 +319,8 @@ function messageProblems(message: unknown, status: number, facts: McpRequestFact
       problems.push(`${where}-32022 data.supported is ${JSON.stringify(data.supported)}`)
     if (typeof data.requested !== 'string') problems.push(`${where}-32022 without data.requested`)
   }
+  if (error.code === -31405 && facts.method !== undefined && !String(data.detail).startsWith(`${facts.method} is not served`))
+    problems.push(`${where}405 detail ${JSON.stringify(data.detail)} does not name ${facts.method}`)
   if (error.code === -32602 && data.code === 'agent_resource_not_found' && typeof data.uri !== 'string')
     problems.push(`${where}resource not found without data.uri`)
   return problems
@@ -317,8 +340,8 @@ export function mcpAnswerProblems(facts: McpRequestFacts, answer: Answer): strin
   problems.push(...quotaHeaderProblems(h, quotaState))
   if (status === 405 && h.allow !== 'POST') problems.push(`Allow: expected POST, got ${h.allow}`)
   if (status === 503 && !/^\d+$/.test(h['retry-after'] ?? '')) problems.push('a 503 without an integer Retry-After')
-  if (status === 202) {
-    if (answer.body !== '') problems.push('a 202 has a body')
+  if (status === 202 || facts.method === 'HEAD') {
+    if (answer.body !== '') problems.push(`a ${status === 202 ? '202' : 'HEAD answer'} has a body`)
     return problems
   }
   if (h['content-type'] !== 'application/json') problems.push(`Content-Type: expected application/json, got ${h['content-type']}`)
@@ -333,4 +356,210 @@ export function mcpAnswerProblems(facts: McpRequestFacts, answer: Answer): strin
     return problems
   }
   return [...problems, ...messageProblems(payload, status, facts, null)]
+}
+
+/**
+ * The payload the contract answers a well-formed MCP request with, beyond its envelope: what each
+ * method returns (discovery's versions and capabilities, three resources and three tools, a
+ * resource's Markdown, a tool's structured result or, for an id the catalog does not list, a tool
+ * error), the version `initialize` negotiates, one result per request of a legacy batch.
+ */
+export function mcpPayloadProblems(requestBody: unknown, payload: unknown): string[] {
+  if (Array.isArray(requestBody)) {
+    const requests = requestBody.filter((message) => isObject(message) && 'id' in message)
+    return Array.isArray(payload) && payload.length === requests.length && payload.every((message) => isObject(message) && isObject(message.result))
+      ? []
+      : [`batch answer ${JSON.stringify(payload).slice(0, 160)}`]
+  }
+  if (!isObject(requestBody) || !isObject(payload)) return []
+  const params = isObject(requestBody.params) ? requestBody.params : {}
+  const result = isObject(payload.result) ? payload.result : undefined
+  const error = isObject(payload.error) ? payload.error : undefined
+  const method = requestBody.method
+  if (method === 'resources/read') {
+    const id = typeof params.uri === 'string' ? params.uri.slice(params.uri.lastIndexOf('/') + 1) : undefined
+    if (!(PUBLIC_RESOURCE_IDS as readonly unknown[]).includes(id)) {
+      const data = isObject(error?.data) ? error.data : {}
+      return error?.code === -32602 && data.code === 'agent_resource_not_found' ? [] : ['an unknown URI without -32602 agent_resource_not_found']
+    }
+    const contents = Array.isArray(result?.contents) ? result.contents[0] : undefined
+    return isObject(contents) && contents.mimeType === 'text/markdown' && typeof contents.text === 'string' && contents.text.length > 0
+      ? []
+      : ['resources/read without Markdown']
+  }
+  if (result === undefined) return [`expected a result, got ${JSON.stringify(payload).slice(0, 160)}`]
+  if (method === 'server/discover') {
+    const problems: string[] = []
+    if (JSON.stringify(result.supportedVersions) !== JSON.stringify(MCP_SUPPORTED_PROTOCOL_VERSIONS))
+      problems.push(`supportedVersions ${JSON.stringify(result.supportedVersions)}, expected ${JSON.stringify(MCP_SUPPORTED_PROTOCOL_VERSIONS)}`)
+    const capabilities = isObject(result.capabilities) ? result.capabilities : {}
+    if (!isObject(capabilities.resources) || !isObject(capabilities.tools))
+      problems.push(`capabilities ${JSON.stringify(result.capabilities)} lack resources and tools`)
+    return problems
+  }
+  if (method === 'initialize') {
+    const asked = params.protocolVersion
+    const negotiated = (MCP_LEGACY_PROTOCOL_VERSIONS as readonly unknown[]).includes(asked) ? asked : MCP_LEGACY_PROTOCOL_VERSIONS[0]
+    return result.protocolVersion === negotiated ? [] : [`initialize ${asked} negotiated ${result.protocolVersion}, expected ${negotiated}`]
+  }
+  if (method === 'resources/list')
+    return Array.isArray(result.resources) && result.resources.length === PUBLIC_RESOURCE_IDS.length ? [] : ['resources/list without 3 resources']
+  if (method === 'tools/list') return Array.isArray(result.tools) && result.tools.length === 3 ? [] : ['tools/list without 3 tools']
+  if (method === 'tools/call') {
+    const args = isObject(params.arguments) ? params.arguments : {}
+    if ('resourceId' in args && !(PUBLIC_RESOURCE_IDS as readonly unknown[]).includes(args.resourceId))
+      return result.isError === true ? [] : ['an unknown resourceId is not a tool error']
+    if (result.isError === true || !isObject(result.structuredContent)) return [`tool call failed: ${JSON.stringify(payload).slice(0, 160)}`]
+    if ('resourceId' in args) {
+      const resource = AgentResourceSchema.safeParse(result.structuredContent)
+      if (!resource.success) return [`structuredContent is no AgentResource: ${resource.error.issues[0]?.message ?? ''}`]
+      if (resource.data.id !== args.resourceId) return [`structuredContent is resource ${resource.data.id}, expected ${args.resourceId}`]
+    }
+  }
+  return []
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents and pages
+
+/** The discovery documents the contract publishes, with their media types (section 5). */
+export const CONTRACT_DOCUMENTS: Readonly<Record<string, string>> = {
+  '/openapi.json': 'application/vnd.oai.openapi+json',
+  '/llms.txt': 'text/plain; charset=utf-8',
+  '/sitemap.xml': 'application/xml; charset=utf-8',
+  '/robots.txt': 'text/plain; charset=utf-8',
+  '/developers.md': 'text/markdown; charset=utf-8',
+  '/mcp.json': 'application/json',
+  '/.well-known/mcp.json': 'application/json',
+  '/.well-known/mcp/server-card.json': 'application/json',
+  '/.well-known/oauth-protected-resource': 'application/json',
+}
+/** Every problem code the contract documents under /problems/{code} (section 7). */
+export const CONTRACT_PROBLEM_CODES = [
+  'agent_endpoint_not_found',
+  'agent_resource_not_found',
+  'method_not_allowed',
+  'rate_limit_exceeded',
+  'public_agent_access_disabled',
+  'mcp_header_mismatch',
+  'mcp_method_not_allowed',
+] as const
+
+/**
+ * A document's answer: 200 with its media type (problem pages: Markdown) and a body (none for HEAD),
+ * never spending the agent quota; 304 without a body to a matching If-None-Match.
+ */
+export function documentAnswerProblems(request: { method: string; path: string; conditional?: boolean }, answer: Answer): string[] {
+  if (request.conditional) return answer.status === 304 && answer.body === '' ? [] : [`a matching If-None-Match got ${answer.status}`]
+  if (answer.status !== 200) return [`expected 200, got ${answer.status}`]
+  const problems: string[] = []
+  const contentType = request.path.startsWith('/problems/') ? 'text/markdown; charset=utf-8' : CONTRACT_DOCUMENTS[request.path]
+  if (contentType && answer.headers['content-type'] !== contentType)
+    problems.push(`Content-Type ${answer.headers['content-type']}, expected ${contentType}`)
+  if (request.method === 'GET' && answer.body.length === 0) problems.push('an empty document')
+  if (request.method === 'HEAD' && answer.body.length !== 0) problems.push('a HEAD answer has a body')
+  if (answer.headers['ratelimit-remaining'] !== undefined) problems.push('a static document spent the quota')
+  return problems
+}
+
+/** The homepage: varies by Accept, names its relations in Link, HTML or its Markdown twin as Accept prefers; 304 to a matching If-None-Match. */
+export function homepageAnswerProblems(request: { markdown: boolean; accept: string; conditional?: boolean }, answer: Answer): string[] {
+  const problems: string[] = []
+  if (!/\baccept\b/i.test(answer.headers.vary ?? '')) problems.push(`Vary without Accept: ${answer.headers.vary}`)
+  if (!(answer.headers.link ?? '').includes('rel="service-desc"')) problems.push('no Link relations')
+  if (request.conditional) return answer.status === 304 ? problems : [...problems, `a matching If-None-Match got ${answer.status}`]
+  if (answer.status !== 200) return [...problems, `expected 200, got ${answer.status}`]
+  const type = request.markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8'
+  if (answer.headers['content-type'] !== type)
+    problems.push(`Accept ${JSON.stringify(request.accept)} got ${answer.headers['content-type']}, expected ${type}`)
+  return problems
+}
+
+/** A page asked for as HTML: `status` (200 for a page of the site, 404 for any other path) and HTML either way. */
+export function pageAnswerProblems(status: 200 | 404, answer: Answer): string[] {
+  if (answer.status !== status) return [`expected ${status}, got ${answer.status}`]
+  return (answer.headers['content-type'] ?? '').startsWith('text/html') ? [] : [`Content-Type ${answer.headers['content-type']}`]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answer classes: the answer a request must get, as the soak's table and verify's checks state it
+
+/**
+ * - `rest`: the contract's REST answer for the request (restAnswerProblems); `admitted`: the client
+ *   is far below its quota, so never a 429;
+ * - `mcp`: an answer of the decisions table (mcpAnswerProblems) with this HTTP status and, for an
+ *   error, this JSON-RPC code; without a code, the payload the method returns (mcpPayloadProblems);
+ *   `says`: words the body must contain;
+ *   `refusable`: the client is above its quota, so the exact 429 is right too;
+ * - `document`: a discovery document or problem page (documentAnswerProblems), 304 to If-None-Match;
+ * - `homepage`: the homepage as HTML or, when Accept prefers it, Markdown (homepageAnswerProblems);
+ * - `page`: a page asked for as HTML, 200 or 404 (pageAnswerProblems);
+ * - `status`: one of these statuses (requests outside the contract's operations: pages, documents,
+ *   bytes that are no HTTP request).
+ */
+export type AnswerClass =
+  | { kind: 'rest'; admitted?: boolean }
+  | { kind: 'mcp'; status: number; code?: number; says?: RegExp; refusable?: boolean }
+  | { kind: 'document' }
+  | { kind: 'homepage'; markdown: boolean }
+  | { kind: 'page'; status: 200 | 404 }
+  | { kind: 'status'; statuses: readonly number[] }
+
+export const answerClass = {
+  rest: (admitted = false): AnswerClass => ({ kind: 'rest', admitted }),
+  mcp: (status: number, code?: number, says?: RegExp): AnswerClass => ({
+    kind: 'mcp',
+    status,
+    ...(code === undefined ? {} : { code }),
+    ...(says ? { says } : {}),
+  }),
+  document: (): AnswerClass => ({ kind: 'document' }),
+  homepage: (markdown: boolean): AnswerClass => ({ kind: 'homepage', markdown }),
+  page: (status: 200 | 404): AnswerClass => ({ kind: 'page', status }),
+  status: (...statuses: number[]): AnswerClass => ({ kind: 'status', statuses }),
+}
+
+export interface JudgedRequest {
+  method: string
+  /** The request target as sent. */
+  target: string
+  /** Header names lower-case. */
+  headers?: Record<string, string | undefined>
+  /** An MCP request's body, parsed (undefined when it was no JSON). */
+  body?: unknown
+  baseUrl: string
+  mayBeDisabled?: boolean
+}
+
+/** Problems of an answer against the class the request's answer must be of (empty: it is one). */
+export function answerProblems(request: JudgedRequest, answer: Answer, expected: AnswerClass): string[] {
+  if (expected.kind === 'status')
+    return expected.statuses.includes(answer.status)
+      ? []
+      : [`expected ${expected.statuses.join('/')}, got ${answer.status} ${answer.body.slice(0, 120)}`]
+  const conditional = request.headers?.['if-none-match'] !== undefined
+  if (expected.kind === 'document')
+    return documentAnswerProblems({ method: request.method, path: new URL(request.target, 'http://x').pathname, conditional }, answer)
+  if (expected.kind === 'homepage')
+    return homepageAnswerProblems({ markdown: expected.markdown, accept: request.headers?.accept ?? '', conditional }, answer)
+  if (expected.kind === 'page') return pageAnswerProblems(expected.status, answer)
+  if (expected.kind === 'rest') {
+    const problems = restAnswerProblems(request, answer)
+    if (expected.admitted && answer.status === 429) problems.push('a 429 for a client far below its quota')
+    return problems
+  }
+  const problems = mcpAnswerProblems({ body: request.body, method: request.method, mayBeDisabled: request.mayBeDisabled }, answer)
+  if (expected.refusable && answer.status === 429) return problems
+  if (answer.status !== expected.status) return [...problems, `expected HTTP ${expected.status}, got ${answer.status} ${answer.body.slice(0, 160)}`]
+  if (expected.says && !expected.says.test(answer.body)) problems.push(`the answer does not say ${expected.says}: ${answer.body.slice(0, 160)}`)
+  if (answer.status === 202 || request.method === 'HEAD') return problems
+  const parsed = parseJson(answer.body)
+  if (!parsed.ok) return problems
+  const payload = parsed.value as { error?: { code?: unknown } } | undefined
+  if (expected.code !== undefined && payload?.error?.code !== expected.code)
+    problems.push(`expected JSON-RPC ${expected.code}, got ${JSON.stringify(payload?.error ?? 'a result').slice(0, 160)}`)
+  // An unknown resource URI is an error at 200; its code and data are the payload resources/read returns.
+  const readsResource = isObject(request.body) && request.body.method === 'resources/read'
+  if (expected.code === undefined || readsResource) problems.push(...mcpPayloadProblems(request.body, parsed.value))
+  return problems
 }

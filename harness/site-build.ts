@@ -5,11 +5,12 @@
  * `vercel build` as Vercel builds it, when its sources or settings changed. The developer's own
  * `.next` and `.vercel` are never touched.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { SETTING_VARIABLES } from '../../lib/env.ts'
+import { SETTING_VARIABLES } from '../lib/env.ts'
+import { BUILD_SOURCES, buildCopy, copyForBuild } from './project-build.ts'
 import { projectRoot } from './paths.ts'
 
 /** Settings each build is made with; a site started from it must be started with the same ones. */
@@ -29,30 +30,6 @@ export const SITE_BUILDS = {
 } as const satisfies Record<string, Record<string, string>>
 
 export type SiteBuildName = keyof typeof SITE_BUILDS
-
-/** `vercel build` without an account: the project settings it would otherwise fetch (Node 24, Next.js). */
-const VERCEL_PROJECT = { projectId: 'prj_local', orgId: 'team_local', settings: { framework: 'nextjs', nodeVersion: '24.x' } }
-
-/** What a build reads: copied into each build directory. */
-export const BUILD_SOURCES = [
-  'app',
-  'lib',
-  'content',
-  'public',
-  'patches',
-  'proxy.ts',
-  'instrumentation.ts',
-  'next.config.ts',
-  'keystatic.config.ts',
-  'tsconfig.json',
-  'package.json',
-  'package-lock.json',
-  'scripts/start.ts',
-  'scripts/prebuild.ts',
-  'scripts/postbuild.ts',
-  'scripts/next.ts',
-  'scripts/page-script.ts',
-]
 
 /** The site's settings (lib/env.ts) but the listen address: from the developer's shell or `.env` they would change the site under test. */
 export const ISOLATED_VARIABLES: readonly string[] = SETTING_VARIABLES.filter((name) => name !== 'HOST' && name !== 'PORT')
@@ -200,28 +177,7 @@ export async function ensureSiteBuilds(names: readonly SiteBuildName[]): Promise
 
 function build(name: SiteBuildName, fingerprint: string): void {
   const dir = siteBuildDir(name)
-  rmSync(dir, { recursive: true, force: true })
-  mkdirSync(path.join(dir, 'scripts'), { recursive: true })
-  for (const source of BUILD_SOURCES) {
-    const from = path.join(projectRoot, source)
-    if (existsSync(from)) cpSync(from, path.join(dir, source), { recursive: true })
-  }
-  // Hard links: a second install would take a minute; the build only reads node_modules.
-  const linked = spawnSync('cp', ['-al', path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules')], { stdio: 'inherit' })
-  if (linked.status !== 0) throw new Error(`could not link node_modules into ${dir}`)
-  // `vercel build` runs `npm install`, which rewrites the hidden lockfile in place: through a hard link
-  // that would write into the project's own node_modules. The copy gets a file of its own.
-  const hiddenLockfile = path.join(dir, 'node_modules', '.package-lock.json')
-  rmSync(hiddenLockfile)
-  cpSync(path.join(projectRoot, 'node_modules', '.package-lock.json'), hiddenLockfile)
-  const env = { ...isolatedEnv(), ...SITE_BUILDS[name], NEXT_TELEMETRY_DISABLED: '1' }
-  let command: [string, string[]] = ['npm', ['run', 'build']]
-  if (name === 'vercel') {
-    mkdirSync(path.join(dir, '.vercel'))
-    writeFileSync(path.join(dir, '.vercel', 'project.json'), JSON.stringify(VERCEL_PROJECT))
-    command = [path.join(dir, 'node_modules', '.bin', 'vercel'), ['build', '--prod', '--yes']]
-  }
-  const result = spawnSync(command[0], command[1], { cwd: dir, stdio: 'inherit', env })
-  if (result.status !== 0) throw new Error(`${command.flat().join(' ')} failed for the "${name}" test build; see the output above`)
+  copyForBuild(projectRoot, dir, BUILD_SOURCES)
+  buildCopy(dir, name === 'vercel' ? 'vercel' : 'npm', { ...isolatedEnv(), ...SITE_BUILDS[name] })
   writeFileSync(path.join(dir, '.build-fingerprint'), fingerprint)
 }

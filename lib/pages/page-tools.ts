@@ -15,9 +15,10 @@ import { API_BASE_PATH, PRODUCT_NAME } from '../contract/constants.ts'
 import { AGENT_OPERATIONS } from '../contract/operations.ts'
 import { JSON_SCHEMA_OPTIONS } from '../contract/schemas.ts'
 import { SITE_PAGES, type PageKey } from '../routes/site-pages.ts'
-import { absoluteHref, appLinks, buildPageModels, getPageModels, pagePlans, toPlanView, type PageModels } from '../pages/page-model.ts'
+import { absoluteHref, appLinks, buildPageModels, getPageModels, pagePlans, toPlanView, type PageModels } from './page-model.ts'
 import { perSite, type Site } from '../site.ts'
-import type { JsonSchemaObject, WebMcpPlan, WebMcpTool } from './client-tools.ts'
+import { salesFormOffered } from '../leads/form.ts'
+import type { JsonSchemaObject, WebMcpPlan, WebMcpTool } from '../webmcp/client-tools.ts'
 
 /** No arguments: an empty object, nothing else. */
 const NO_ARGUMENTS: JsonSchemaObject = { type: 'object', properties: {}, additionalProperties: false }
@@ -42,7 +43,7 @@ function operationTools(): WebMcpTool[] {
 function plansTool(site: Site): WebMcpTool {
   const plans = site.content.pricing.data.plans.map((plan): WebMcpPlan => {
     // The pricing page's view of the plan: its price as shown and where its button goes.
-    const view = toPlanView(plan, site.config.appUrl)
+    const view = toPlanView(plan, site.config.appUrl, salesFormOffered(site))
     return {
       id: plan.id,
       name: plan.name,

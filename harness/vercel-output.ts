@@ -2,14 +2,27 @@
  * Reading the Build Output API v3 tree that `vercel build` writes (.vercel/output), and running one of
  * its functions the way Vercel does: the function's files (its `filePathMap`) are copied into a
  * directory of their own, so a file the build forgot to trace fails here as it would on Vercel, and
- * the function's own `___next_launcher.cjs` answers requests on a loopback port.
+ * the function's own `___next_launcher.cjs` answers requests on a loopback port. Used by the tests of
+ * the Vercel build and by the cold-start benchmark (scripts/bench/cold-start.ts).
  */
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { freePort } from './site-server.ts'
+import { processCpuMs } from './proc-stats.ts'
 
 export interface VercelRoute {
   src?: string
@@ -101,21 +114,27 @@ export class VercelOutput {
 
 export interface RunningFunction {
   origin: string
-  /** Milliseconds from spawning the process to its first answer. */
+  /** Milliseconds from spawning the process to its first answer (to `readyPath`, sent as `ready` says). */
   startMs: number
+  /** The status of that first answer. */
+  firstStatus: number
+  /** CPU time (user + system) the process had used when it answered: what the machine's other load does not stretch. */
+  startCpuMs: number
   output: () => string
   stop: () => Promise<void>
 }
 
 /**
  * Copies a function's files into a fresh directory and serves its launcher on a loopback port with
- * the deployment's environment; resolves once `readyPath` answers.
+ * the deployment's environment; resolves once `readyPath` answers (a GET, or the request `ready`
+ * describes: the first MCP call of a cold instance is a POST).
  */
 export async function runVercelFunction(
   functionDir: string,
   projectDir: string,
   env: Record<string, string>,
   readyPath: string,
+  ready: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<RunningFunction> {
   const root = mkdtempSync(path.join(tmpdir(), 'vercel-func-'))
   const config = JSON.parse(readFileSync(path.join(functionDir, '.vc-config.json'), 'utf8')) as {
@@ -128,36 +147,52 @@ export async function runVercelFunction(
     cpSync(path.join(projectDir, source), path.join(root, target), { recursive: true, verbatimSymlinks: true })
   }
   const server = path.join(root, '___serve.cjs')
+  // The system picks the port; the wrapper's first line names it.
   writeFileSync(
     server,
     `const handler = require(${JSON.stringify(path.join(root, config.handler))})\n` +
-      `require('node:http').createServer((req, res) => handler(req, res)).listen(Number(process.env.PORT), '127.0.0.1')\n`,
+      `const server = require('node:http').createServer((req, res) => handler(req, res))\n` +
+      `server.listen(0, '127.0.0.1', () => console.log('listening on ' + server.address().port))\n`,
   )
-  const port = await freePort()
   const started = performance.now()
   const child = spawn(process.execPath, [server], {
     cwd: root,
-    env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env, PORT: String(port) },
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))
-  const origin = `http://127.0.0.1:${port}`
+  let origin = ''
   const stop = async () => {
-    if (child.exitCode !== null) return
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGKILL')
-    await exited
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGKILL')
+      await exited
+    }
+    rmSync(root, { recursive: true, force: true })
   }
   const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the function exited with ${child.exitCode}:\n${output}`)
-    const answered = await fetch(`${origin}${readyPath}`, { headers: { 'x-real-ip': '203.0.113.9' }, signal: AbortSignal.timeout(5_000) }).then(
+    const port = /listening on (\d+)/.exec(output)?.[1]
+    if (!port) {
+      await new Promise((resolve) => setTimeout(resolve, 1))
+      continue
+    }
+    origin = `http://127.0.0.1:${port}`
+    const answered = await fetch(`${origin}${readyPath}`, {
+      ...ready,
+      headers: { 'x-real-ip': '203.0.113.9', ...ready.headers },
+      signal: AbortSignal.timeout(5_000),
+    }).then(
       (response) => response.status,
       () => 0,
     )
-    if (answered) return { origin, startMs: performance.now() - started, output: () => output, stop }
+    if (answered) {
+      const startMs = performance.now() - started
+      return { origin, startMs, firstStatus: answered, startCpuMs: processCpuMs(child.pid ?? 0), output: () => output, stop }
+    }
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
   await stop()

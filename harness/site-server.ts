@@ -1,5 +1,5 @@
 /**
- * Starts a test build of the site (tests/support/site-build.ts) as `npm start` runs it (`node
+ * Starts a test build of the site (harness/site-build.ts) as `npm start` runs it (`node
  * scripts/start.ts`) or as `next start` does, on a free loopback port with the build's settings plus
  * the given run-time environment, and stops it. Tests drive it over real HTTP.
  */
@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
-import { parseConfig } from '../../lib/env.ts'
+import { parseConfig } from '../lib/env.ts'
 import { projectRoot } from './paths.ts'
 import { blankedSiteVariables, ensureSiteBuild, envWithoutSiteVariables, isolatedEnv, SITE_BUILDS, type SiteBuildName } from './site-build.ts'
 

@@ -1,0 +1,167 @@
+/**
+ * The "Talk to sales" form, stated once: which fields it has and what each accepts (a zod schema the
+ * server checks every submission against), with the words of content/pages/contact.md and the plans
+ * of content/pages/pricing.md. The HTML constraints (required, maxlength, type=email, the options of
+ * a select) are read from the JSON Schema of the same zod schema (`fieldControls`), so the browser's
+ * early check and the server's verdict cannot disagree about what is allowed.
+ */
+import { z } from 'zod'
+import type { SalesFormContent } from '../content/frontmatter.ts'
+import { FILL_TIME_FIELD } from '../pages/page-script-hooks.ts'
+import type { LeadFields } from './lead.ts'
+
+/** Shared with the page script, which stamps the fill time and chooses a linked plan (lib/pages/page-script-hooks.ts). */
+export { FILL_TIME_FIELD, LEAD_FORM_ID, PLAN_PARAMETER } from '../pages/page-script-hooks.ts'
+
+/** Where the form posts: a route of the site, outside the read-only agent API, and no page path. */
+export { LEAD_FORM_PATH } from '../routes/site-pages.ts'
+/** Where a good submission lands: prerendered, noindex, in no sitemap or index. */
+export const LEAD_THANKS_PATH = '/contact/thanks'
+
+/** A field people never see (it sits off-screen): anything typed into it marks a submission as spam. */
+export const HONEYPOT_FIELD = 'website'
+/** Faster than this from load to submit is a script, not a person typing. */
+export const MIN_FILL_MS = 3000
+
+/** The most bytes of a submission: a 10 000-character message of emoji, percent-encoded, fits. */
+export const LEAD_FORM_MAX_BODY_BYTES = 192 * 1024
+
+export const LEAD_FIELD_NAMES = ['name', 'email', 'company', 'teamSize', 'goal', 'topic', 'plan'] as const
+export type LeadFieldName = (typeof LEAD_FIELD_NAMES)[number]
+
+/** What the lead's choice fields may hold: the content's choice values and the pricing plans' ids. */
+export interface LeadChoices {
+  teamSize: readonly string[]
+  topic: readonly string[]
+  plan: readonly string[]
+}
+
+const notBlank = (value: string) => value.trim().length > 0
+
+/** A text field: required, at most `max` characters, not only spaces; kept exactly as typed. */
+function requiredText(max: number, missing: string) {
+  return z
+    .string({ error: missing })
+    .min(1, { error: missing })
+    .max(max, { error: `Please keep this under ${max.toLocaleString('en')} characters.` })
+    .refine(notBlank, { error: missing })
+}
+
+function choice(values: readonly string[], missing: string) {
+  return z.enum(values as [string, ...string[]], { error: missing })
+}
+
+/** Each field's rule, with the message a visitor reads beside the field when it is wrong. */
+export function leadFieldSchemas(choices: LeadChoices) {
+  return {
+    name: requiredText(120, 'Please tell us your name.'),
+    email: z
+      .email({ error: 'Please enter an email address such as name@company.com.' })
+      .max(254, { error: 'Please enter an email address of at most 254 characters.' }),
+    company: requiredText(160, 'Please tell us your company or organisation.'),
+    teamSize: choice(choices.teamSize, 'Please choose the size of your team or cohort.'),
+    goal: requiredText(10_000, 'Please tell us what you want to achieve.'),
+    topic: choice(choices.topic, 'Please choose a topic.'),
+    plan: choice(choices.plan, 'Please choose one of the plans, or no particular plan.').optional(),
+  } satisfies Record<LeadFieldName, z.ZodType>
+}
+
+/** Built once per deployment's choices (lib/leads/form.ts): building a zod schema costs more than checking a post with it. */
+export function leadSubmissionSchema(choices: LeadChoices) {
+  return z.strictObject(leadFieldSchemas(choices))
+}
+export type LeadSubmissionSchema = ReturnType<typeof leadSubmissionSchema>
+
+export function leadChoicesOf(form: SalesFormContent, planIds: readonly string[]): LeadChoices {
+  return {
+    teamSize: form.fields.teamSize.choices.map((entry) => entry.value),
+    topic: form.fields.topic.choices.map((entry) => entry.value),
+    plan: planIds,
+  }
+}
+
+/** What a visitor typed, field by field, as the form sends it (an empty plan is "no particular plan"). */
+export type LeadFormValues = Partial<Record<LeadFieldName, string>>
+/** The message beside each wrong field. */
+export type LeadFormErrors = Partial<Record<LeadFieldName, string>>
+
+export type LeadFormVerdict = { ok: true; fields: LeadFields } | { ok: false; errors: LeadFormErrors }
+
+/** The server's verdict on a submission's values: the lead's fields, or a message for each wrong field. */
+export function checkLeadForm(values: LeadFormValues, schema: LeadSubmissionSchema): LeadFormVerdict {
+  // A missing field is an empty one (its message says what to fill in); an empty plan is no plan.
+  const input: Record<string, string> = {}
+  for (const name of LEAD_FIELD_NAMES) {
+    const value = values[name]
+    if (name !== 'plan') input[name] = value ?? ''
+    else if (value) input[name] = value
+  }
+  const result = schema.safeParse(input)
+  if (result.success) {
+    const { plan, ...rest } = result.data
+    return { ok: true, fields: { ...rest, plan: plan ?? null } }
+  }
+  const errors: LeadFormErrors = {}
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as LeadFieldName
+    errors[field] ??= issue.message
+  }
+  return { ok: false, errors }
+}
+
+/** The submitted form's values (the first of each name; unknown names are ignored), the honeypot and the fill time. */
+export function readLeadForm(body: string): { values: LeadFormValues; honeypot: string; fillMs: number | null } {
+  const params = new URLSearchParams(body)
+  const values: LeadFormValues = {}
+  for (const name of LEAD_FIELD_NAMES) {
+    const value = params.get(name)
+    if (value !== null) values[name] = value
+  }
+  const fill = params.get(FILL_TIME_FIELD)
+  const fillMs = fill !== null && /^\d{1,12}$/.test(fill) ? Number(fill) : null
+  return { values, honeypot: params.get(HONEYPOT_FIELD) ?? '', fillMs }
+}
+
+/** Honeypot filled, or sent faster than a person types: stored for the record, never delivered. */
+export function looksLikeSpam(form: { honeypot: string; fillMs: number | null }): boolean {
+  return form.honeypot !== '' || (form.fillMs !== null && form.fillMs < MIN_FILL_MS)
+}
+
+/** A field's HTML constraints, read from the JSON Schema of its zod rule. */
+export interface FieldControl {
+  required: boolean
+  maxLength: number | null
+  email: boolean
+  /** The allowed values of a choice field. */
+  values: string[] | null
+}
+
+interface JsonSchemaString {
+  type?: string
+  maxLength?: number
+  minLength?: number
+  format?: string
+  enum?: string[]
+}
+
+export function fieldControls(submission: LeadSubmissionSchema): Record<LeadFieldName, FieldControl> {
+  const schema = z.toJSONSchema(submission, { unrepresentable: 'any' }) as {
+    properties: Record<LeadFieldName, JsonSchemaString>
+    required?: string[]
+  }
+  const required = new Set(schema.required ?? [])
+  return Object.fromEntries(
+    LEAD_FIELD_NAMES.map((name) => {
+      const property = schema.properties[name]
+      return [
+        name,
+        {
+          required: required.has(name),
+          maxLength: property.maxLength ?? null,
+          email: property.format === 'email',
+          values: property.enum ?? null,
+        },
+      ]
+    }),
+  ) as Record<LeadFieldName, FieldControl>
+}

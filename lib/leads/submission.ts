@@ -1,0 +1,165 @@
+/**
+ * The contact form's route, decided here and served thinly by app/contact/send/route.ts (Next, Vercel)
+ * and npm start's direct routes: a plain HTML form post (application/x-www-form-urlencoded) becomes a
+ * lead that is stored before it is acknowledged.
+ *
+ * - A good submission is saved, then answered `303 See Other` to the thank-you page, so a reload or
+ *   Back never posts twice; delivery starts after the answer (`deliver`, which the caller runs).
+ * - A mistake answers 422 with the contact page, the form filled in as typed and a message at each
+ *   wrong field, rendered by the form's one renderer (lib/leads/form-page.ts).
+ * - Spam (the honeypot, or a submit faster than a person types) is stored with spam: true, never
+ *   delivered, and answered like any other good submission: a person never sees an error for it.
+ * - What is not a form post from this site gets a page that says so: 405 (with Allow), 403 for a
+ *   cross-site post, 415, 413, 429 with Retry-After, 503 where leads cannot be kept durably.
+ *
+ * Only the outcome leaves this module for logs and metrics (`LeadFormOutcome`), never a field.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { readBodyText, type AgentRequest } from '../http/agent-request.ts'
+import type { HttpAnswer } from '../http/http-answer.ts'
+import type { Site } from '../site.ts'
+import { checkLeadForm, LEAD_FORM_MAX_BODY_BYTES, LEAD_THANKS_PATH, looksLikeSpam, readLeadForm } from './form-fields.ts'
+import type { LeadSlotState } from './form-html.ts'
+import type { LeadForm } from './form.ts'
+import { retryAfterSeconds, type LeadFormLimit } from './form-limit.ts'
+import type { ContactPageTemplate } from './form-page.ts'
+import { leadFormPage } from './form-page.ts'
+import type { LeadStore } from './lead.ts'
+
+export type LeadFormOutcome =
+  | 'stored'
+  | 'duplicate'
+  | 'spam'
+  | 'invalid'
+  | 'limited'
+  | 'cross-site'
+  | 'too-large'
+  | 'unsupported-type'
+  | 'wrong-method'
+  | 'unavailable'
+  | 'store-failed'
+
+export interface LeadFormResult {
+  answer: HttpAnswer
+  outcome: LeadFormOutcome
+  /** The stored lead to deliver after the answer, or null (nothing stored, spam, or a duplicate). */
+  deliverId: string | null
+}
+
+export interface LeadFormContext {
+  site: Site
+  form: LeadForm
+  /** Null where the deployment has no durable store. */
+  store: LeadStore | null
+  limit: LeadFormLimit
+  /** The client address as the deployment delivers it (lib/client-address.ts), or null when unknown. */
+  clientAddress: string | null
+  template?: ContactPageTemplate
+  now?: () => Date
+}
+
+export const LEAD_FORM_METHODS = 'POST'
+const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded'
+const encoder = new TextEncoder()
+
+/** Used when LEADS_ADDRESS_SALT is unset: hashes then compare within this process only. */
+const processSalt = randomBytes(32).toString('hex')
+
+/** The client address as kept with a lead: a salted SHA-256, never the address. */
+export function hashClientAddress(address: string | null, salt: string | null): string {
+  return createHash('sha256')
+    .update(`${salt ?? processSalt}\n${address ?? 'unknown'}`)
+    .digest('hex')
+}
+
+/**
+ * A post from a page of this site: browsers say so in Sec-Fetch-Site; older ones send Origin, which
+ * must be the site's. A client that sends neither (a script, curl) is no browser another site could
+ * have led, and the other checks hold for it as for anyone.
+ */
+export function isSameOriginPost(request: AgentRequest, baseUrl: string): boolean {
+  const site = request.headers.get('sec-fetch-site')
+  if (site !== null) return site === 'same-origin'
+  const origin = request.headers.get('origin')
+  if (origin === null) return true
+  return origin === new URL(baseUrl).origin || origin === new URL(request.url).origin
+}
+
+function isFormPost(request: AgentRequest): boolean {
+  const type = request.headers.get('content-type')
+  if (type === null) return false
+  return type.split(';')[0]?.trim().toLowerCase() === FORM_CONTENT_TYPE
+}
+
+export async function answerLeadForm(request: AgentRequest, context: LeadFormContext): Promise<LeadFormResult> {
+  const { site, form } = context
+  const email = site.content.contact.data.email
+  const page = (status: number, state: LeadSlotState, extra: Array<[string, string]> = []): HttpAnswer => {
+    const { html, headers } = leadFormPage(form.view, state, site.config.baseUrl, context.template)
+    return { status, headers: [...headers, ...extra], body: request.method === 'HEAD' ? null : encoder.encode(html) }
+  }
+  const notice = (title: string, text: string): LeadSlotState => ({ kind: 'notice', title, text })
+  const result = (outcome: LeadFormOutcome, answer: HttpAnswer, deliverId: string | null = null): LeadFormResult => ({ answer, outcome, deliverId })
+
+  if (request.method !== 'POST') {
+    return result(
+      'wrong-method',
+      page(405, notice('This address takes the contact form only', 'Please send the form on the contact page, or write to us by email.'), [
+        ['Allow', LEAD_FORM_METHODS],
+      ]),
+    )
+  }
+  if (!context.store) {
+    return result('unavailable', page(503, notice('Please write to us by email', form.view.unavailable)))
+  }
+  if (!isSameOriginPost(request, site.config.baseUrl)) {
+    return result('cross-site', page(403, notice('This form was sent from another site', `Please use the form on this page, or write to ${email}.`)))
+  }
+  if (!isFormPost(request)) {
+    return result(
+      'unsupported-type',
+      page(415, notice('The form arrived in a format we do not read', `Please send the form on this page, or write to ${email}.`), [
+        ['Accept-Post', FORM_CONTENT_TYPE],
+      ]),
+    )
+  }
+  const body = await readBodyText(request, LEAD_FORM_MAX_BODY_BYTES)
+  if (body.tooLarge) {
+    return result('too-large', page(413, notice('Your message is too long for the form', `Please shorten it, or send it to ${email}.`)))
+  }
+  const submitted = readLeadForm(body.text)
+  const verdict = checkLeadForm(submitted.values, form.schema)
+  if (!verdict.ok) return result('invalid', page(422, { kind: 'form', values: submitted.values, errors: verdict.errors }))
+
+  const now = context.now?.() ?? new Date()
+  const addressHash = hashClientAddress(context.clientAddress, site.config.leads.addressSalt)
+  const decision = await context.limit.consume(addressHash)
+  if (!decision.allowed) {
+    const seconds = retryAfterSeconds(decision, now.getTime())
+    const minutes = Math.ceil(seconds / 60)
+    const message =
+      `You have sent this form several times in a short while. Nothing was sent this time: please try again in ` +
+      `${minutes === 1 ? 'a minute' : `${minutes} minutes`}, or write to ${email}.`
+    return result('limited', page(429, { kind: 'form', values: submitted.values, message }, [['Retry-After', String(seconds)]]))
+  }
+  const spam = looksLikeSpam(submitted)
+  let saved: { id: string; duplicate: boolean }
+  try {
+    saved = await context.store.save({ fields: verdict.fields, receivedAt: now, sourcePage: '/contact', addressHash, spam })
+  } catch {
+    // Not stored, so not acknowledged: the visitor keeps what they typed and learns where else to send it.
+    const message = `We could not take your message just now, so nothing was sent. Please try again in a minute, or write to ${email}.`
+    return result('store-failed', page(503, { kind: 'form', values: submitted.values, message }, [['Retry-After', '60']]))
+  }
+  const outcome: LeadFormOutcome = spam ? 'spam' : saved.duplicate ? 'duplicate' : 'stored'
+  const thanks: HttpAnswer = {
+    status: 303,
+    headers: [
+      ['Location', LEAD_THANKS_PATH],
+      ['Cache-Control', 'no-store'],
+      ['Content-Type', 'text/plain; charset=utf-8'],
+    ],
+    body: encoder.encode(`See ${LEAD_THANKS_PATH}\n`),
+  }
+  return result(outcome, thanks, outcome === 'stored' ? saved.id : null)
+}

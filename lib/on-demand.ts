@@ -1,0 +1,27 @@
+/**
+ * What a new instance loads only when a request needs it, and why. On Vercel every instance starts
+ * cold, and its first request pays for every module it loads; these are loaded by the request that
+ * uses them, once per process:
+ *
+ * - the MCP handler (the MCP SDK, its zod schemas, Ajv): on the first request to /mcp. REST requests
+ *   never need it. It is this app's own module, above this layer: lib/agent-routes.ts imports it.
+ * - the Flags SDK (`flags`, with its JWE library): only where Vercel's request context takes flag
+ *   values (on Vercel), to report the rollout flag's value as the SDK does.
+ * - its Next.js adapter (`flags/next`): only for a Flags Explorer override cookie, with FLAGS_SECRET
+ *   set, and for the Flags Explorer's discovery route.
+ *
+ * Elsewhere: OpenTelemetry's SDK is imported only when an OTLP endpoint is set
+ * (lib/telemetry/register.ts); bodies are compressed on the first request that accepts a compressed
+ * answer (lib/http/respond.ts); content comes from the build's snapshot (lib/content/load.ts).
+ */
+
+const once = <T>(load: () => Promise<T>) => {
+  let loaded: Promise<T> | undefined
+  return () => {
+    loaded ??= load()
+    return loaded
+  }
+}
+
+export const loadFlagsSdk = once(() => import('flags'))
+export const loadFlagsNext = once(() => import('flags/next'))

@@ -1,0 +1,276 @@
+/**
+ * The operator's side of the leads: `npm run leads` against the site's store and settings (exit codes
+ * 0 done, 1 failed, 2 usage, as `npm run rollout`), and the delivery cron route of a built site served
+ * the way Vercel serves it (`next start`: the route handler, no background timer), which answers 401
+ * without `Authorization: Bearer <CRON_SECRET>` and retries what is pending.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseConfig, type SiteConfig } from '../../lib/env.ts'
+import type { LeadFields, NewLead } from '../../lib/leads/lead.ts'
+import type { LeadArchive } from '../../lib/leads/lead-archive.ts'
+import { deliverPending } from '../../lib/leads/delivery.ts'
+import { isCronAuthorized } from '../../lib/leads/delivery-cron.ts'
+import { openLeadStore } from '../../lib/leads/store.ts'
+import { projectRoot } from '../../harness/paths.ts'
+import { isolatedEnv } from '../../harness/site-build.ts'
+import { startSite, type RunningSite } from '../../harness/site-server.ts'
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
+
+const SECRET = `whsec_${Buffer.from('operator-test-secret-of-32-bytes').toString('base64')}`
+const CRON_SECRET = 'cron-secret-for-the-test-0123456789'
+const DAY = 86_400_000
+
+const FIELDS: LeadFields = {
+  name: `"Robert'); DROP TABLE leads;--" <script>alert(1)</script> 👩🏽‍💻 עברית`,
+  email: 'bobby@example.com',
+  company: '@SUM(1+1)*cmd|" /C calc"!A0',
+  teamSize: '1-10',
+  goal: `-1+1\n"quoted", commas, and ${'🙂 '.repeat(3_500)}`,
+  topic: 'security',
+  plan: null,
+}
+
+let receiver: WebhookReceiver
+const dir = mkdtempSync(path.join(tmpdir(), 'leads-operator-'))
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver()
+})
+afterAll(async () => {
+  await receiver?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+function envFor(databasePath: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { LEADS_DATABASE_PATH: databasePath, LEADS_WEBHOOK_URL: `${receiver.origin}/hooks/leads`, LEADS_WEBHOOK_SECRET: SECRET, ...extra }
+}
+
+function lead(email: string, receivedAt = new Date(), spam = false): NewLead {
+  return { fields: { ...FIELDS, email }, receivedAt, sourcePage: '/contact', addressHash: 'sha256:operator', spam }
+}
+
+/** Run asynchronously: the receiver answering the CLI's deliveries lives in this process. */
+async function leadsCli(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [path.join(projectRoot, 'scripts/leads.ts'), ...args], {
+    cwd: projectRoot,
+    env: { ...isolatedEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk) => (stdout += chunk))
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))
+  return { status, stdout, stderr }
+}
+
+/** A CSV parser for the test: quoted cells, doubled quotes, CRLF records. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = []
+  const pattern = /"((?:[^"]|"")*)"(,|\r\n)/g
+  let row: string[] = []
+  for (const match of text.matchAll(pattern)) {
+    row.push((match[1] ?? '').replaceAll('""', '"'))
+    if (match[2] === '\r\n') {
+      rows.push(row)
+      row = []
+    }
+  }
+  return rows
+}
+
+describe('npm run leads', () => {
+  const databasePath = path.join(dir, 'cli/leads.sqlite')
+  let config: SiteConfig
+  let store: LeadArchive
+  let ids: { plain: string; spam: string; old: string }
+
+  beforeAll(async () => {
+    config = parseConfig(envFor(databasePath))
+    store = openLeadStore(config) as LeadArchive
+    const receivedAt = new Date('2026-11-26T08:00:00.000Z')
+    ids = {
+      old: (await store.save(lead('old@example.com', new Date(Date.now() - 181 * DAY)))).id,
+      plain: (await store.save(lead('bobby@example.com', receivedAt))).id,
+      spam: (await store.save(lead('bot@example.com', new Date(receivedAt.getTime() + 1_000), true))).id,
+    }
+  })
+  afterAll(async () => {
+    await store?.close()
+  })
+
+  it('list --json prints every lead exactly as stored, oldest first, with its deliveries; exit 0', async () => {
+    const run = await leadsCli(['list', '--json'], envFor(databasePath))
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    const listed = JSON.parse(run.stdout) as Array<Record<string, unknown>>
+    expect(listed.map((entry) => entry.id)).toEqual([ids.old, ids.plain, ids.spam])
+    expect(listed[1]).toEqual({
+      id: ids.plain,
+      receivedAt: '2026-11-26T08:00:00.000Z',
+      sourcePage: '/contact',
+      spam: false,
+      addressHash: 'sha256:operator',
+      ...FIELDS,
+      deliveries: { webhook: { state: 'pending', attempts: 0, nextAttemptAt: '2026-11-26T08:00:00.000Z', lastOutcome: null, deliveredAt: null } },
+    })
+    expect(listed[2]).toMatchObject({ id: ids.spam, spam: true, deliveries: {} })
+  })
+
+  it('list prints one line per lead and the count; exit 0', async () => {
+    const run = await leadsCli(['list'], envFor(databasePath))
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain(`${ids.plain}  2026-11-26T08:00:00.000Z  ${FIELDS.name} <bobby@example.com>`)
+    expect(run.stdout).toContain('[spam: kept, never delivered]')
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('3 leads (sqlite store)')
+  })
+
+  it('export --csv writes every field exactly, formula starts guarded by a quote; exit 0', async () => {
+    const run = await leadsCli(['export', '--csv'], envFor(databasePath))
+    expect(run.status).toBe(0)
+    const rows = parseCsv(run.stdout)
+    expect(rows).toHaveLength(4)
+    expect(rows[0]?.slice(0, 4)).toEqual(['id', 'received_at', 'name', 'email'])
+    expect(rows[2]).toEqual([
+      ids.plain,
+      '2026-11-26T08:00:00.000Z',
+      FIELDS.name,
+      'bobby@example.com',
+      `'${FIELDS.company}`,
+      '1-10',
+      `'${FIELDS.goal}`,
+      'security',
+      '',
+      '/contact',
+      'no',
+      'pending (0 attempts)',
+      '',
+    ])
+  })
+
+  it('retry delivers what is pending (never the spam) and exits 0; with the receiver failing it exits 1', async () => {
+    await receiver.setMode('error')
+    const failing = await leadsCli(['retry'], envFor(databasePath))
+    // The old lead is past the 3-day give-up age: marked failed at once; the other waits for its retry.
+    expect(failing.stdout).toBe('[leads] deliveries: 1 retried, 1 failed (2 undelivered before the retry)\n')
+    expect(failing.status).toBe(1)
+    await receiver.setMode('up')
+    const before = receiver.accepted().length
+    const run = await leadsCli(['retry'], envFor(databasePath))
+    expect(run.stdout).toBe('[leads] deliveries: 2 delivered (2 undelivered before the retry)\n')
+    expect(run.status).toBe(0)
+    expect(
+      receiver
+        .accepted()
+        .slice(before)
+        .map((request) => request.headers['webhook-id'])
+        .sort(),
+    ).toEqual([ids.old, ids.plain].sort())
+  })
+
+  it('purge deletes the leads older than LEADS_RETENTION_DAYS; exit 0', async () => {
+    const run = await leadsCli(['purge'], envFor(databasePath))
+    expect(run.stdout).toMatch(/^\[leads\] purged 1 lead received before \d{4}-\d\d-\d\dT[\d:.]+Z \(LEADS_RETENTION_DAYS=180\)\n$/)
+    expect(run.status).toBe(0)
+    expect((await store.list()).map((entry) => entry.id)).toEqual([ids.plain, ids.spam])
+  })
+
+  it.each([[[]], [['list', '--csv']], [['export']], [['retry', 'now']], [['constructor']]])('answers %j with the usage and exit 2', async (args) => {
+    const run = await leadsCli(args, envFor(databasePath))
+    expect(run.stderr).toMatch(/^Usage: npm run leads -- <command>/)
+    expect(run.status).toBe(2)
+  })
+
+  it('on Vercel without Upstash there is no store: exit 1, saying so', async () => {
+    const run = await leadsCli(['list'], { VERCEL: '1', VERCEL_ENV: 'production' })
+    expect(run.stderr).toMatch(/^\[leads\] no lead store: on Vercel, leads are kept only in Upstash Redis\./)
+    expect(run.status).toBe(1)
+  })
+
+  it('retry without a destination exits 1, naming the settings', async () => {
+    const run = await leadsCli(['retry'], { LEADS_DATABASE_PATH: databasePath })
+    expect(run.stderr).toBe('[leads] nothing to deliver to: set LEADS_WEBHOOK_URL and LEADS_WEBHOOK_SECRET, or LEADS_SLACK_WEBHOOK_URL.\n')
+    expect(run.status).toBe(1)
+  })
+})
+
+describe('the delivery cron route (GET /api/cron/deliver-leads), served by next start', () => {
+  const databasePath = path.join(dir, 'cron/leads.sqlite')
+  let site: RunningSite
+  let store: LeadArchive
+  let config: SiteConfig
+
+  beforeAll(async () => {
+    config = parseConfig(envFor(databasePath))
+    store = openLeadStore(config) as LeadArchive
+    site = await startSite(envFor(databasePath, { CRON_SECRET }), { server: 'next-start' })
+  })
+  afterAll(async () => {
+    await site?.stop()
+    await store?.close()
+  })
+
+  it('is the path vercel.json declares as a cron job', () => {
+    const declared = JSON.parse(readFileSync(path.join(projectRoot, 'vercel.json'), 'utf8')) as { crons: Array<{ path: string; schedule: string }> }
+    expect(declared.crons).toEqual([{ path: '/api/cron/deliver-leads', schedule: '*/5 * * * *' }])
+  })
+
+  it.each([
+    ['no Authorization', {}],
+    ['another secret', { Authorization: 'Bearer not-the-cron-secret-at-all' }],
+    ['the secret without Bearer', { Authorization: CRON_SECRET }],
+  ])('answers 401 to %s, delivering nothing', async (_case, headers: Record<string, string>) => {
+    const before = receiver.accepted().length
+    const response = await site.fetch('/api/cron/deliver-leads', { headers })
+    expect(response.status).toBe(401)
+    expect(response.headers.get('www-authenticate')).toBe('Bearer')
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(await response.json()).toEqual({
+      error: 'unauthorized',
+      detail: 'This route is called by Vercel Cron with Authorization: Bearer <CRON_SECRET>.',
+    })
+    expect(receiver.accepted().length).toBe(before)
+  })
+
+  it('retries a delivery that failed before, and purges the leads past retention', async () => {
+    await receiver.setMode('error')
+    const pending = await store.save(lead('cron@example.com', new Date(Date.now() - 60 * 60_000)))
+    // The first attempt failed an hour ago (schedule clock): its retry is due now.
+    const hourAgo = new Date(Date.now() - 60 * 60_000)
+    expect(await deliverPending(store, config.leads, { now: () => hourAgo, attemptTimeoutMs: 2_000 })).toEqual({
+      delivered: 0,
+      retried: 1,
+      failed: 0,
+    })
+    await store.save(lead('expired@example.com', new Date(Date.now() - 200 * DAY)))
+    await receiver.setMode('up')
+    const before = receiver.accepted().length
+    const response = await site.fetch('/api/cron/deliver-leads', { headers: { Authorization: `Bearer ${CRON_SECRET}` } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    // The expired lead is due too, and is delivered before the purge removes it.
+    expect(await response.json()).toEqual({ store: 'sqlite', delivered: 2, retried: 0, failed: 0, purged: 1 })
+    expect(
+      receiver
+        .accepted()
+        .slice(before)
+        .map((request) => request.headers['webhook-id']),
+    ).toContain(pending.id)
+    const [kept] = await store.list()
+    expect(kept?.id).toBe(pending.id)
+    expect(kept?.deliveries.webhook).toMatchObject({ state: 'delivered', attempts: 2 })
+  })
+})
+
+describe('isCronAuthorized', () => {
+  it('accepts only the exact Bearer secret, and nothing while CRON_SECRET is unset', () => {
+    expect(isCronAuthorized(`Bearer ${CRON_SECRET}`, CRON_SECRET)).toBe(true)
+    expect(isCronAuthorized(`Bearer ${CRON_SECRET}x`, CRON_SECRET)).toBe(false)
+    expect(isCronAuthorized('Bearer undefined', undefined)).toBe(false)
+    expect(isCronAuthorized(null, CRON_SECRET)).toBe(false)
+  })
+})

@@ -1,3 +1,0 @@
-import { fileURLToPath } from 'node:url'
-
-export const projectRoot = fileURLToPath(new URL('../..', import.meta.url))

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import type { StoredLead } from '../../lib/leads/lead-archive.ts'
+import { csvCell, leadsCsv } from '../../lib/leads/leads-csv.ts'
+
+describe('csvCell', () => {
+  it.each([
+    ['=SUM(A1:A9)', `"'=SUM(A1:A9)"`],
+    ['+1 555 0100', `"'+1 555 0100"`],
+    ['-2+3', `"'-2+3"`],
+    ['@cmd', `"'@cmd"`],
+    ['\t=1', `"'\t=1"`],
+    ['\r=1', `"'\r=1"`],
+  ])('guards %j, which a spreadsheet would read as a formula, with a leading quote: %s', (value, expected) => {
+    expect(csvCell(value)).toBe(expected)
+  })
+
+  it.each([
+    ['plain', '"plain"'],
+    ['', '""'],
+    ['Say "hi", then leave', '"Say ""hi"", then leave"'],
+    ['two\r\nlines\nand more', '"two\r\nlines\nand more"'],
+    ['a=b, c-d @e', '"a=b, c-d @e"'],
+    ['<b>Zoë</b> 🚀 שלום مرحبا', '"<b>Zoë</b> 🚀 שלום مرحبا"'],
+  ])('quotes %j and doubles its quotes, nothing else changed: %s', (value, expected) => {
+    expect(csvCell(value)).toBe(expected)
+  })
+})
+
+describe('leadsCsv', () => {
+  const lead: StoredLead = {
+    id: 'lead_0mwxabc0001',
+    receivedAt: new Date('2026-11-26T09:00:00.000Z'),
+    sourcePage: '/contact',
+    addressHash: 'h',
+    spam: false,
+    fields: {
+      name: '=cmd|" /C calc"!A0',
+      email: 'a@example.com',
+      company: 'ACME, "Inc."',
+      teamSize: '1-10',
+      goal: 'x'.repeat(10_240),
+      topic: 'demo',
+      plan: null,
+    },
+    deliveries: {
+      webhook: { state: 'delivered', attempts: 2, nextAttemptAt: null, lastOutcome: 'delivered', deliveredAt: new Date('2026-11-26T09:01:00.000Z') },
+      slack: { state: 'pending', attempts: 1, nextAttemptAt: new Date('2026-11-26T09:02:00.000Z'), lastOutcome: 'HTTP 503', deliveredAt: null },
+    },
+  }
+
+  it('writes a header and one CRLF-terminated record per lead, the 10 KB message whole', () => {
+    expect(leadsCsv([lead])).toBe(
+      '"id","received_at","name","email","company","team_size","goal","topic","plan","source_page","spam","webhook_delivery","slack_delivery"\r\n' +
+        `"lead_0mwxabc0001","2026-11-26T09:00:00.000Z","'=cmd|"" /C calc""!A0","a@example.com","ACME, ""Inc.""","1-10","${'x'.repeat(10_240)}","demo","","/contact","no",` +
+        '"delivered 2026-11-26T09:01:00.000Z","pending (1 attempt, last HTTP 503)"\r\n',
+    )
+  })
+})
