@@ -10,13 +10,14 @@ import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
 import { EDITOR_SINGLETONS } from '../../lib/content/editor-entries.ts'
 import { contentFilePaths } from '../../lib/content/content-files.ts'
-import { PlanSchema, PricingFrontmatterSchema } from '../../lib/content/frontmatter.ts'
+import { ContactFrontmatterSchema, PlanSchema, PricingFrontmatterSchema, SalesFormSchema } from '../../lib/content/frontmatter.ts'
 import { ContentError, parseContentFile } from '../../lib/content/load.ts'
 import { EDITOR_CONFIG, editorProblems, openEntry, saveEntry, singletonSchema } from '../support/keystatic-round-trip.ts'
 import { projectRoot } from '../../harness/paths.ts'
 
 const read = (file: string) => readFileSync(path.join(projectRoot, file), 'utf8')
 const PRICING = 'content/pages/pricing.md'
+const CONTACT = 'content/pages/contact.md'
 
 /** Lines of `after` that differ from `before`, as [line number, text] (same line count assumed). */
 function changedLines(before: string, after: string): Array<[number, string]> {
@@ -112,6 +113,35 @@ describe('one statement of the rules: the editor fields are the zod schemas', ()
     const file = `---\n${JSON.stringify({ ...edited, body: undefined })}\n---\n${state.body as string}`
     expect(() => parseContentFile(PRICING, file, PricingFrontmatterSchema)).toThrow(ContentError)
     expect(() => parseContentFile(PRICING, file, PricingFrontmatterSchema)).toThrow(message)
+  })
+
+  it('the sales form of the contact page has the fields of SalesFormSchema, its parts and its choices', () => {
+    const schema = singletonSchema('contact') as unknown as Record<string, Field>
+    const form = schema.salesForm as Field
+    expect(Object.keys(form.fields ?? {})).toEqual(Object.keys(SalesFormSchema.shape))
+    expect(Object.keys(form.fields?.fields?.fields ?? {})).toEqual(Object.keys(SalesFormSchema.shape.fields.shape))
+    expect(Object.keys(form.fields?.thanks?.fields ?? {})).toEqual(Object.keys(SalesFormSchema.shape.thanks.shape))
+    expect(Object.keys(form.fields?.fields?.fields?.topic?.fields?.choices?.element?.fields ?? {})).toEqual(['value', 'label'])
+  })
+
+  it('a topic choice whose value is already taken is refused by the editor with the content check’s words', () => {
+    type Choice = { value: string; label: string }
+    const state = openEntry('contact', read(CONTACT))
+    const form = state.salesForm as { fields: { topic: { choices: Choice[] } } }
+    const choices = form.fields.topic.choices.map((choice) => (choice.value === 'security' ? { ...choice, value: 'Security!' } : choice))
+    const edited = { ...state, salesForm: { ...form, fields: { ...form.fields, topic: { ...form.fields.topic, choices } } } }
+    expect(editorProblems('contact', edited)).toEqual([
+      'salesForm.fields.topic.choices.2.value: expected lower-case letters, digits, "-" and "+", such as "11-50", got "Security!"',
+    ])
+  })
+
+  it('emptying a help text of the sales form removes only its line, and the page reads it as no help', () => {
+    const source = read(CONTACT)
+    const state = openEntry('contact', source)
+    const form = state.salesForm as { fields: { email: { label: string; help: string } } }
+    const saved = saveEntry('contact', { ...state, salesForm: { ...form, fields: { ...form.fields, email: { ...form.fields.email, help: '' } } } })
+    expect(source.replace('      help: We answer to this address.\n', '')).toBe(saved)
+    expect(parseContentFile(CONTACT, saved, ContactFrontmatterSchema).data.salesForm.fields.email.help).toBeUndefined()
   })
 
   it('a date in the future is refused by the editor as by the content check', () => {
