@@ -11,13 +11,13 @@
  */
 import { buildAgentCatalog, operationAnswers } from '../lib/agent/catalog.ts'
 import { checkContentOrExit } from '../lib/content/check.ts'
-import { writeContentSnapshot } from '../lib/content/load.ts'
+import { writeContentSnapshot } from '../lib/content/parse.ts'
 import { placeholderDomainWarning } from '../lib/content/placeholder-domains.ts'
 import { loadSettingsOrExit } from '../lib/env-files.ts'
 import { noLeadStoreWarning } from '../lib/leads/store.ts'
 import { contractViolations } from '../lib/contract/operation-schemas.ts'
 import { perInstanceQuotaWarning } from '../lib/quota/quota.ts'
-import { buildSite } from '../lib/site.ts'
+import { buildSite } from '../lib/site-model.ts'
 import { buildPageScript } from './page-script.ts'
 
 const config = loadSettingsOrExit()

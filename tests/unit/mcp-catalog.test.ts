@@ -2,13 +2,13 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { buildAgentCatalog, operationAnswers } from '../../lib/agent/catalog.ts'
-import { loadContent } from '../../lib/content/load.ts'
+import { loadContent } from '../../lib/content/parse.ts'
 import { PUBLIC_RESOURCE_IDS } from '../../lib/contract/constants.ts'
 import { contractViolations, OPERATION_SCHEMAS } from '../../lib/contract/operation-schemas.ts'
 import { AGENT_OPERATIONS } from '../../lib/contract/operations.ts'
 import { parseConfig } from '../../lib/env.ts'
 import { buildMcpCatalog } from '../../lib/mcp/catalog.ts'
-import { buildSite } from '../../lib/site.ts'
+import { buildSite } from '../../lib/site-model.ts'
 
 const content = loadContent()
 const site = buildSite(parseConfig({ BASE_URL: 'https://agents.example.com' }), content)
