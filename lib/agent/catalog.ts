@@ -24,7 +24,7 @@ import {
 } from '../contract/constants.ts'
 import type { AgentOperationId } from '../contract/operations.ts'
 import type { AgentCapabilities, AgentHealth, AgentResource, AgentResourceDescriptor, AgentResourceList } from '../contract/schemas.ts'
-import { fillTemplate } from '../content/load.ts'
+import { fillTemplate } from '../content/site-content.ts'
 import { perSite, type Site } from '../site.ts'
 
 export interface AgentCatalog {
