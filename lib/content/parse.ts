@@ -141,7 +141,8 @@ export function contentFingerprint(root: string): string {
 /** Checks content/ (a ContentError when an edit is wrong) and writes the snapshot production loads. */
 export function writeContentSnapshot(root: string = process.cwd()): SiteContent {
   const content = loadContent(root)
-  const file = path.join(root, CONTENT_SNAPSHOT_FILE)
+  // Only the build writes it: the ignore comment keeps Turbopack from tracing the whole project into every function.
+  const file = path.join(/*turbopackIgnore: true*/ root, CONTENT_SNAPSHOT_FILE)
   // Written whole, then renamed: a server reading it never sees half a file.
   writeFileSync(`${file}.tmp`, JSON.stringify(content))
   renameSync(`${file}.tmp`, file)
