@@ -6,7 +6,7 @@
  *   foundation    lib/http/, lib/net/, lib/routes/ (where everything is served), lib/env*.ts,
  *                 lib/process-singleton.ts, lib/client-address.ts, lib/on-demand.ts
  *   content       lib/content/: the team's Markdown, validated
- *   site          lib/site.ts, lib/build-record.ts: the deployment (settings + content + URLs)
+ *   site          lib/site.ts, lib/site-model.ts, lib/build-record.ts: the deployment (settings + content + URLs)
  *   features      lib/agent, lib/mcp, lib/discovery, lib/pages, lib/webmcp, lib/quota, lib/redis,
  *                 lib/rollout, lib/telemetry, lib/leads (the contact form's leads: form, store, delivery)
  *   composition   lib/admission.ts, lib/agent-routes.ts, lib/lead-routes.ts, lib/server/: what answers a request
@@ -17,7 +17,7 @@
 const CONTRACT = '^lib/contract/'
 const FOUNDATION = '^lib/(http/|net/|routes/|env\\.ts|env-files\\.ts|process-singleton\\.ts|client-address\\.ts|on-demand\\.ts)'
 const CONTENT = '^lib/content/'
-const SITE = '^lib/(site|build-record)\\.ts'
+const SITE = '^lib/(site|site-model|build-record)\\.ts'
 const FEATURES = '^lib/(agent/|mcp/|discovery/|pages/|webmcp/|quota/|redis/|rollout/|telemetry/|leads/|admission\\.ts)'
 const COMPOSITION = '^lib/(agent-routes\\.ts|lead-routes\\.ts|server/)'
 

@@ -1,6 +1,7 @@
 import type { NextConfig } from 'next'
 import { writeBuildRecord } from './lib/build-record.ts'
-import { CONTENT_SNAPSHOT_FILE } from './lib/content/load.ts'
+import { loadContent } from './lib/content/parse.ts'
+import { CONTENT_SNAPSHOT_FILE } from './lib/content/site-content.ts'
 import { exitOnConfigError, loadEnvFiles } from './lib/env-files.ts'
 import { CACHE_CONTROL } from './lib/http/headers.ts'
 import type { HeaderList } from './lib/http/header-list.ts'
@@ -11,7 +12,7 @@ import { LEAD_THANKS_PATH } from './lib/leads/form-fields.ts'
 import { pageHeaders } from './lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/routes/site-pages.ts'
 import { contentReloadsOnEdit, editorMode, getConfig } from './lib/env.ts'
-import { buildSite } from './lib/site.ts'
+import { buildSite } from './lib/site-model.ts'
 
 // Read at build time: every page and document is prerendered with this deployment's settings (a
 // Vercel preview knows it is one, and its own URL, when it is built). npm start refuses to serve a
@@ -26,7 +27,7 @@ const site = siteOrExit()
  */
 function siteOrExit() {
   try {
-    return buildSite(getConfig())
+    return buildSite(getConfig(), loadContent())
   } catch (error) {
     exitOnConfigError(error, loadEnvFiles())
   }

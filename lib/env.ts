@@ -2,28 +2,28 @@
  * The only reader of `process.env`. Every setting of the site is parsed here once, with a clear
  * error naming the variable when a value is wrong; `.env.example` documents the same list.
  */
-import { z } from 'zod'
 import { parseTrustedProxies } from './client-address.ts'
 import { DEFAULT_CONTENT_SIGNAL, DEFAULT_DISABLED_RETRY_AFTER_SECONDS, DEFAULT_SERVICE_NAME, MCP_SERVER_NAME_PATTERN } from './contract/constants.ts'
+
+/** What a setting's value was expected to be, when it is not. */
+interface Expected {
+  expected: string
+}
 
 /**
  * One setting: a non-empty string (an empty or blank value counts as unset, so `PORT=` in a `.env`
  * file means "use the default"), converted by `parse`, which returns the value or what was expected.
  */
-function setting<T>(parse: (value: string) => T | { expected: string }) {
-  return z
-    .string()
-    .optional()
-    .transform((raw, context): T | undefined => {
-      const value = raw?.trim()
-      if (!value) return undefined
-      const parsed = parse(value)
-      if (parsed !== null && typeof parsed === 'object' && 'expected' in parsed) {
-        context.addIssue({ code: 'custom', message: parsed.expected })
-        return z.NEVER
-      }
-      return parsed as T
-    })
+type Setting<T> = (raw: string | undefined) => { value: T | undefined } | Expected
+
+function setting<T>(parse: (value: string) => T | Expected): Setting<T> {
+  return (raw) => {
+    const value = raw?.trim()
+    if (!value) return { value: undefined }
+    const parsed = parse(value)
+    if (parsed !== null && typeof parsed === 'object' && 'expected' in parsed) return parsed
+    return { value: parsed as T }
+  }
 }
 
 const text = setting((value) => value)
@@ -151,7 +151,7 @@ function quote(value: string): string {
   return JSON.stringify(value.length > 120 ? `${value.slice(0, 117)}...` : value)
 }
 
-const EnvSchema = z.object({
+const SETTINGS = {
   HOST: text,
   PORT: wholeNumber(1, 65535, 'a port number'),
   BASE_URL: text,
@@ -191,7 +191,7 @@ const EnvSchema = z.object({
   LEADS_WEBHOOK_SECRET: webhookSecret,
   LEADS_SLACK_WEBHOOK_URL: postUrl('https://hooks.slack.com/services/T000/B000/XXXX'),
   CRON_SECRET: longSecret(16),
-})
+}
 
 /** The GitHub settings of the visual editor: all of them, or none (then only `npm run dev` has an editor). */
 const EDITOR_GITHUB_VARIABLES = [
@@ -203,7 +203,10 @@ const EDITOR_GITHUB_VARIABLES = [
 ] as const
 
 /** Every variable lib/env.ts reads (tests blank them all but HOST and PORT to isolate the site they start). */
-export const SETTING_VARIABLES = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof typeof EnvSchema.shape>
+export const SETTING_VARIABLES = Object.keys(SETTINGS) as ReadonlyArray<keyof typeof SETTINGS>
+
+/** Each setting's value, undefined when unset. */
+type Settings = { [Name in keyof typeof SETTINGS]: (typeof SETTINGS)[Name] extends Setting<infer T> ? T | undefined : never }
 
 export type DeploymentKind = 'local' | 'preview' | 'production'
 
@@ -296,16 +299,15 @@ export class ConfigError extends Error {
 
 /** Parses an environment (by default `process.env`) into the site's settings. */
 export function parseConfig(env: Record<string, string | undefined>): SiteConfig {
-  const parsed = EnvSchema.safeParse(env)
-  if (!parsed.success) {
-    const issues = new Map<string, string>()
-    for (const issue of parsed.error.issues) {
-      const variable = String(issue.path[0] ?? '(environment)')
-      if (!issues.has(variable)) issues.set(variable, issue.message)
-    }
-    throw new ConfigError([...issues].map(([variable, expected]) => ({ variable, expected })))
+  const values: Record<string, unknown> = {}
+  const issues: Array<{ variable: string; expected: string }> = []
+  for (const variable of SETTING_VARIABLES) {
+    const read = SETTINGS[variable](env[variable])
+    if ('expected' in read) issues.push({ variable, expected: read.expected })
+    else values[variable] = read.value
   }
-  const e = parsed.data
+  if (issues.length > 0) throw new ConfigError(issues)
+  const e = values as Settings
   const port = e.PORT ?? 3000
   const deployment: DeploymentKind = !e.VERCEL_ENV ? 'local' : e.VERCEL_ENV === 'production' ? 'production' : 'preview'
   const upstashUrl = e.UPSTASH_REDIS_REST_URL ?? e.KV_REST_API_URL
@@ -389,7 +391,7 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
  * decisions.md: `BASE_URL` when set; else on Vercel the deployment's own URL (branch or deployment URL on
  * previews, the production URL in production), https; else `http://localhost:${PORT}`.
  */
-function resolveBaseUrl(e: z.infer<typeof EnvSchema>, port: number): string {
+function resolveBaseUrl(e: Settings, port: number): string {
   if (e.BASE_URL) return toOrigin(e.BASE_URL, 'BASE_URL')
   if (e.VERCEL_ENV === 'production' && e.VERCEL_PROJECT_PRODUCTION_URL) {
     return toOrigin(`https://${e.VERCEL_PROJECT_PRODUCTION_URL}`, 'VERCEL_PROJECT_PRODUCTION_URL')

@@ -10,9 +10,19 @@
  * - its Next.js adapter (`flags/next`): only for a Flags Explorer override cookie, with FLAGS_SECRET
  *   set, and for the Flags Explorer's discovery route.
  *
- * Elsewhere: OpenTelemetry's SDK is imported only when an OTLP endpoint is set
+ * - the Upstash client and rate-limit library (`@upstash/redis`, `@upstash/ratelimit`): only when
+ *   Upstash is configured, by the first request that reads the quota or the rollout setting
+ *   (lib/redis/shared-redis.ts, lib/quota/quota.ts). Without Upstash no instance needs them.
+ * - the content parser (`yaml`, the frontmatter's zod schemas): only in a process that reads content/
+ *   itself (tests, scripts, `next dev`); a production server loads the build's snapshot
+ *   (lib/content/load.ts).
+ *
+ * zod is not loaded by the REST path at all: the settings are parsed without it (lib/env.ts), the
+ * router reads the operation table, whose schemas sit apart (lib/contract/operation-schemas.ts), and
+ * the catalog's bodies are built in their schemas' form and checked by the build, not at run time
+ * (lib/agent/catalog.ts). Elsewhere: OpenTelemetry's SDK is imported only when an OTLP endpoint is set
  * (lib/telemetry/register.ts); bodies are compressed on the first request that accepts a compressed
- * answer (lib/http/respond.ts); content comes from the build's snapshot (lib/content/load.ts).
+ * answer (lib/http/respond.ts).
  */
 
 const once = <T>(load: () => Promise<T>) => {

@@ -4,7 +4,8 @@
  * the pull request shows at its file and line (.github/workflows/content-check.yml).
  */
 import { githubAnnotations } from '../lib/content/check.ts'
-import { ContentError, loadContent } from '../lib/content/load.ts'
+import { loadContent } from '../lib/content/parse.ts'
+import { ContentError } from '../lib/content/site-content.ts'
 
 try {
   loadContent()

@@ -5,15 +5,19 @@
  * naming the variable; a wrong content edit with the file, line, field and what is expected. A Vercel
  * production build without Upstash Redis is warned that its quota is per instance, and a production
  * build that still names `.example` placeholder domains is warned about each, and a Vercel build without
- * Upstash Redis that its contact form is off (no durable lead store). Then it bundles the
+ * Upstash Redis that its contact form is off (no durable lead store). The agent API's answers are
+ * checked against their contract schemas (they are served without parsing). Then it bundles the
  * pages' script into public/ (scripts/page-script.ts), which `next build` serves from there.
  */
+import { buildAgentCatalog, operationAnswers } from '../lib/agent/catalog.ts'
 import { checkContentOrExit } from '../lib/content/check.ts'
-import { writeContentSnapshot } from '../lib/content/load.ts'
+import { writeContentSnapshot } from '../lib/content/parse.ts'
 import { placeholderDomainWarning } from '../lib/content/placeholder-domains.ts'
 import { loadSettingsOrExit } from '../lib/env-files.ts'
 import { noLeadStoreWarning } from '../lib/leads/store.ts'
+import { contractViolations } from '../lib/contract/operation-schemas.ts'
 import { perInstanceQuotaWarning } from '../lib/quota/quota.ts'
+import { buildSite } from '../lib/site-model.ts'
 import { buildPageScript } from './page-script.ts'
 
 const config = loadSettingsOrExit()
@@ -24,5 +28,11 @@ if (noLeadStore) console.warn(noLeadStore)
 const content = checkContentOrExit('build', writeContentSnapshot)
 const placeholders = placeholderDomainWarning(config, content)
 if (placeholders) console.warn(placeholders)
+// The agent API's bodies are served as built, not parsed at run time: each must be its schema's output.
+const violations = contractViolations(operationAnswers(buildAgentCatalog(buildSite(config, content))))
+if (violations.length > 0) {
+  console.error(`The agent API's answers break the contract:\n${violations.join('\n')}`)
+  process.exit(1)
+}
 console.log('settings and content/: all valid')
 await buildPageScript()

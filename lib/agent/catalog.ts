@@ -1,6 +1,8 @@
 /**
  * The public agent catalog: the bodies of the four REST operations, which the MCP tools return too.
- * Pure functions of the site (settings + content); every body is checked against its contract schema.
+ * Pure functions of the site (settings + content), built in the form of their contract schemas without
+ * parsing them, so a new instance loads no schema library (lib/on-demand.ts); the build and the tests
+ * check every body against its schema (contractViolations, lib/contract/operation-schemas.ts).
  */
 import {
   API_BASE_PATH,
@@ -21,18 +23,8 @@ import {
   type PublicResourceId,
 } from '../contract/constants.ts'
 import type { AgentOperationId } from '../contract/operations.ts'
-import {
-  AgentCapabilitiesSchema,
-  AgentHealthSchema,
-  AgentResourceListSchema,
-  AgentResourceSchema,
-  type AgentCapabilities,
-  type AgentHealth,
-  type AgentResource,
-  type AgentResourceDescriptor,
-  type AgentResourceList,
-} from '../contract/schemas.ts'
-import { fillTemplate } from '../content/load.ts'
+import type { AgentCapabilities, AgentHealth, AgentResource, AgentResourceDescriptor, AgentResourceList } from '../contract/schemas.ts'
+import { fillTemplate } from '../content/site-content.ts'
 import { perSite, type Site } from '../site.ts'
 
 export interface AgentCatalog {
@@ -70,23 +62,23 @@ export function buildAgentCatalog(site: Site): AgentCatalog {
   const resources = Object.fromEntries(
     descriptors.map((descriptor) => [
       descriptor.id,
-      AgentResourceSchema.parse({
+      {
         ...descriptor,
         content: fillTemplate(content.resources[descriptor.id].body, site.templateValues),
-      }),
+      },
     ]),
   ) as Record<PublicResourceId, AgentResource>
 
-  const health = AgentHealthSchema.parse({
+  const health: AgentHealth = {
     service: SERVICE_DISPLAY_NAME,
     status: 'ok',
     ...PUBLIC_POSTURE,
     openapi: urls.openapi,
     mcp: { endpoint: urls.mcp, transport: MCP_TRANSPORT, protocolVersion: MCP_PROTOCOL_VERSION },
-  })
+  }
 
   const plans = content.pricing.data.plans
-  const capabilities = AgentCapabilitiesSchema.parse({
+  const capabilities: AgentCapabilities = {
     service: SERVICE_DISPLAY_NAME,
     product: PRODUCT_NAME,
     ...PUBLIC_POSTURE,
@@ -146,12 +138,12 @@ export function buildAgentCatalog(site: Site): AgentCatalog {
       },
       contactSalesRequired: !plans.some((plan) => plan.cta === 'signup'),
     },
-  })
+  }
 
   return {
     health,
     capabilities,
-    resourceList: AgentResourceListSchema.parse({ resources: descriptors }),
+    resourceList: { resources: descriptors },
     resources,
   }
 }

@@ -2,7 +2,8 @@
  * For commands that must not start with broken content (`npm start`, the prebuild check): a wrong edit
  * stops the process with exit code 1 and the file, line, field and what is expected; no stack trace.
  */
-import { ContentError, getContent, type SiteContent } from './load.ts'
+import { getContent } from './load.ts'
+import { ContentError, type SiteContent } from './site-content.ts'
 
 /** `read`: how the command gets its content (the build reads content/ and writes the snapshot). */
 export function checkContentOrExit(action = 'run the command', read: () => SiteContent = getContent): SiteContent {

@@ -4,7 +4,7 @@
  * production build (Vercel production, or a self-hosted https base URL) still names one.
  */
 import type { SiteConfig } from '../env.ts'
-import type { SiteContent } from './load.ts'
+import type { SiteContent } from './site-content.ts'
 
 const PLACEHOLDER_DOMAIN = /\b(?:[a-z0-9-]+\.)+example\b/gi
 const LOOPBACK_HOST = /^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])$/

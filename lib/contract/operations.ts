@@ -1,18 +1,10 @@
 /**
  * The four REST operations, listed once. The REST router, the OpenAPI document, the MCP tools and
  * every document that names an operation, a path or a tool read this table; `mcpTool` names the tool
- * (`<service>.<mcpTool.name>`) that returns the same body.
+ * (`<service>.<mcpTool.name>`) that returns the same body. Each operation's zod schemas are in
+ * lib/contract/operation-schemas.ts.
  */
-import type { z } from 'zod'
 import { API_BASE_PATH, RESOURCE_ID_PARAMETER } from './constants.ts'
-import {
-  AgentCapabilitiesSchema,
-  AgentHealthSchema,
-  AgentResourceListSchema,
-  AgentResourceSchema,
-  NoArgumentsSchema,
-  ReadPublicResourceInputSchema,
-} from './schemas.ts'
 
 export interface AgentOperation {
   operationId: 'getAgentHealth' | 'getPublicCapabilities' | 'listPublicResources' | 'getPublicResource'
@@ -20,10 +12,7 @@ export interface AgentOperation {
   path: string
   summary: string
   description: string
-  response: z.ZodType
   responseDescription: string
-  /** Arguments: the path parameter for REST, the tool input for MCP. */
-  input: z.ZodObject
   mcpTool: { name: string; title: string; description: string } | null
 }
 
@@ -34,9 +23,7 @@ export const AGENT_OPERATIONS = [
     summary: 'Check the public agent API',
     description:
       'Liveness and posture of the public surface: read-only, unauthenticated, no private data, plus where the OpenAPI description and the MCP endpoint are.',
-    response: AgentHealthSchema,
     responseDescription: 'The service is up.',
-    input: NoArgumentsSchema,
     mcpTool: null,
   },
   {
@@ -45,9 +32,7 @@ export const AGENT_OPERATIONS = [
     summary: 'Read the public capability catalog',
     description:
       'Canonical discovery endpoints, public resources, exposure boundaries, versioning policy, authorization model, rate limits and onboarding facts, in one object.',
-    response: AgentCapabilitiesSchema,
     responseDescription: 'The public capability catalog.',
-    input: NoArgumentsSchema,
     mcpTool: {
       name: 'get_public_capabilities',
       title: 'Get public capabilities',
@@ -60,9 +45,7 @@ export const AGENT_OPERATIONS = [
     path: '/resources',
     summary: 'List the stable public resources',
     description: 'The catalog of public Markdown resources with their stable ids; read one with getPublicResource.',
-    response: AgentResourceListSchema,
     responseDescription: 'The public resource catalog.',
-    input: NoArgumentsSchema,
     mcpTool: {
       name: 'list_public_resources',
       title: 'List public resources',
@@ -75,9 +58,7 @@ export const AGENT_OPERATIONS = [
     path: `/resources/{${RESOURCE_ID_PARAMETER}}`,
     summary: 'Read one public resource',
     description: 'One public resource, descriptor plus Markdown content, by its stable id.',
-    response: AgentResourceSchema,
     responseDescription: 'The resource with its Markdown content.',
-    input: ReadPublicResourceInputSchema,
     mcpTool: {
       name: 'read_public_resource',
       title: 'Read a public resource',

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { API_BASE_PATH, CONTRACT_VERSION, PRODUCT_NAME, QUOTA, SERVICE_DISPLAY_NAME } from '../contract/constants.ts'
 import { AGENT_OPERATION, AGENT_OPERATIONS, operationPath, pathParameterNames, type AgentOperation } from '../contract/operations.ts'
+import { OPERATION_SCHEMAS } from '../contract/operation-schemas.ts'
 import { contractRegistry, JSON_SCHEMA_OPTIONS } from '../contract/schemas.ts'
 import { PROBLEMS } from '../contract/problems.ts'
 import type { Site } from '../site.ts'
@@ -59,7 +60,7 @@ function pathParameters(operation: AgentOperation) {
     in: 'path',
     required: true,
     description: `A stable id returned by the resource catalog (${AGENT_OPERATION.listPublicResources.operationId}).`,
-    schema: ref('schemas', schemaIdOf(operation.input.shape[name] as z.ZodType)),
+    schema: ref('schemas', schemaIdOf(OPERATION_SCHEMAS[operation.operationId].input.shape[name] as z.ZodType)),
   }))
 }
 
@@ -80,7 +81,7 @@ export function buildOpenApiDocument(site: Site): JsonObject {
           '200': {
             description: operation.responseDescription,
             headers: RATE_LIMIT_RESPONSE_HEADERS,
-            content: { 'application/json': { schema: ref('schemas', schemaIdOf(operation.response)) } },
+            content: { 'application/json': { schema: ref('schemas', schemaIdOf(OPERATION_SCHEMAS[operation.operationId].response)) } },
           },
           ...(parameters.length > 0 ? { '404': ref('responses', 'ResourceNotFound') } : {}),
           '429': ref('responses', 'TooManyRequests'),

@@ -31,12 +31,11 @@ function createLeadFormLimit(): LeadFormLimit {
   const local = new MemoryQuotaStore(MAX_LOCAL_BUCKETS, LEAD_FORM_BUCKET)
   const redis = getSharedRedis()
   if (!redis) return { consume: (key) => local.consume(key, Date.now()) }
-  const upstash = new UpstashQuotaStore(redis, {
-    prefix: `${config.redisKeyPrefix}:lead-form`,
-    timeoutMs: config.redisTimeoutMs,
-    bucket: LEAD_FORM_BUCKET,
-  })
-  const failover = new FailoverQuotaStore(upstash, local)
+  const upstash = redis.then(
+    (client) =>
+      new UpstashQuotaStore(client, { prefix: `${config.redisKeyPrefix}:lead-form`, timeoutMs: config.redisTimeoutMs, bucket: LEAD_FORM_BUCKET }),
+  )
+  const failover = new FailoverQuotaStore({ consume: async (key) => (await upstash).consume(key) }, local)
   return { consume: (key) => failover.consume(key) }
 }
 

@@ -7,6 +7,7 @@ import type { CallToolResult, ListResourcesResult, ListToolsResult, ReadResource
 import { z } from 'zod'
 import { buildAgentCatalog, getAgentCatalog, operationAnswers, resourceUri, type AgentCatalog, type OperationAnswer } from '../agent/catalog.ts'
 import { PRODUCT_NAME, PUBLIC_RESOURCE_IDS, RESOURCE_ID_PARAMETER, RESOURCE_MIME_TYPE } from '../contract/constants.ts'
+import { OPERATION_SCHEMAS } from '../contract/operation-schemas.ts'
 import { mcpToolName, TOOL_OPERATIONS, type AgentOperation } from '../contract/operations.ts'
 import { JSON_SCHEMA_OPTIONS } from '../contract/schemas.ts'
 import { perSite, type Site } from '../site.ts'
@@ -46,7 +47,8 @@ function describeInvalidArguments(name: string, serviceName: string, args: unkno
  */
 function buildTool(site: Site, answers: readonly OperationAnswer[], operation: AgentOperation, name: string) {
   const { title, description } = operation.mcpTool as NonNullable<AgentOperation['mcpTool']>
-  const [inputSchema, outputSchema] = [toJsonSchema(operation.input) as Tool['inputSchema'], toJsonSchema(operation.response)]
+  const { input, response } = OPERATION_SCHEMAS[operation.operationId]
+  const [inputSchema, outputSchema] = [toJsonSchema(input) as Tool['inputSchema'], toJsonSchema(response)]
   const definition: Tool = { name, title, description, inputSchema, outputSchema, annotations: { ...TOOL_ANNOTATIONS } }
   const result = (body: unknown): CallToolResult => ({
     content: [{ type: 'text', text: JSON.stringify(body) }],
@@ -54,7 +56,7 @@ function buildTool(site: Site, answers: readonly OperationAnswer[], operation: A
   })
   const results = new Map(answers.map(({ args, body }) => [JSON.stringify(args), result(body)]))
   const call = (args: unknown): CallToolResult => {
-    const parsed = operation.input.safeParse(args ?? {})
+    const parsed = input.safeParse(args ?? {})
     if (parsed.success) return results.get(JSON.stringify(parsed.data)) as CallToolResult
     return { content: [{ type: 'text', text: describeInvalidArguments(name, site.config.serviceName, args, parsed.error.issues) }], isError: true }
   }

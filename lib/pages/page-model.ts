@@ -8,7 +8,7 @@
 import type { Metadata } from 'next'
 import { PRODUCT_NAME } from '../contract/constants.ts'
 import type { Plan } from '../content/frontmatter.ts'
-import { fillTemplate } from '../content/load.ts'
+import { fillTemplate } from '../content/site-content.ts'
 import { getSite, perSite, type Site } from '../site.ts'
 import { buildMcpInstallLinks } from '../discovery/mcp-documents.ts'
 import { splitSections } from './markdown.ts'

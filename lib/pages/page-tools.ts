@@ -12,6 +12,7 @@
  */
 import { z } from 'zod'
 import { API_BASE_PATH, PRODUCT_NAME } from '../contract/constants.ts'
+import { OPERATION_SCHEMAS } from '../contract/operation-schemas.ts'
 import { AGENT_OPERATIONS } from '../contract/operations.ts'
 import { JSON_SCHEMA_OPTIONS } from '../contract/schemas.ts'
 import { SITE_PAGES, type PageKey } from '../routes/site-pages.ts'
@@ -32,7 +33,7 @@ function operationTools(): WebMcpTool[] {
         name: operation.mcpTool.name,
         title: operation.mcpTool.title,
         description: `${operation.mcpTool.description} Read from this site's agent API (one request of the visitor's agent API quota).`,
-        inputSchema: z.toJSONSchema(operation.input, JSON_SCHEMA_OPTIONS) as JsonSchemaObject,
+        inputSchema: z.toJSONSchema(OPERATION_SCHEMAS[operation.operationId].input, JSON_SCHEMA_OPTIONS) as JsonSchemaObject,
         annotations: { readOnlyHint: true },
         action: { kind: 'fetch', path: `${API_BASE_PATH}${operation.path}` },
       },

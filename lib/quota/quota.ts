@@ -9,7 +9,6 @@ import { getSharedRedis } from '../redis/shared-redis.ts'
 import { FailoverQuotaStore } from './failover-store.ts'
 import { MemoryQuotaStore } from './memory-store.ts'
 import { BUCKET, type QuotaDecision } from './token-bucket.ts'
-import { UpstashQuotaStore } from './upstash-store.ts'
 
 export type QuotaStoreUsed = 'in-process' | 'upstash' | 'failed-over'
 
@@ -65,8 +64,12 @@ function createQuota(): Quota {
   const redis = getSharedRedis()
   const local = new MemoryQuotaStore()
   if (!redis) return { store: 'memory', consume: (key) => local.consume(key, Date.now()), storeInUse: () => 'in-process' }
-  const upstash = new UpstashQuotaStore(redis, { prefix: quotaKeyPrefix(config.redisKeyPrefix), timeoutMs: config.redisTimeoutMs })
-  const shared = { consume: (key: string) => observer.upstashCall('ratelimit', () => upstash.consume(key)) }
+  // The rate-limit library is loaded with the client, only when Upstash is configured (lib/on-demand.ts).
+  const upstash = Promise.all([redis, import('./upstash-store.ts')]).then(
+    ([client, { UpstashQuotaStore }]) =>
+      new UpstashQuotaStore(client, { prefix: quotaKeyPrefix(config.redisKeyPrefix), timeoutMs: config.redisTimeoutMs }),
+  )
+  const shared = { consume: (key: string) => observer.upstashCall('ratelimit', async () => (await upstash).consume(key)) }
   const failover = new FailoverQuotaStore(shared, local, { onFailover: () => observer.failover() })
   return { store: 'upstash', consume: (key) => failover.consume(key), storeInUse: () => (failover.mode === 'shared' ? 'upstash' : 'failed-over') }
 }

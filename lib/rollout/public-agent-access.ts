@@ -21,7 +21,7 @@ export function getRolloutState(): RolloutState {
     const redis = getSharedRedis()
     return new RolloutState({
       fallback: config.publicAgentAccessDefault,
-      read: redis ? () => readSharedSetting(redis, config.redisKeyPrefix) : undefined,
+      read: redis ? async () => readSharedSetting(await redis, config.redisKeyPrefix) : undefined,
     })
   })
 }

@@ -22,6 +22,7 @@ import {
   MCP_SUPPORTED_PROTOCOL_VERSIONS,
   PUBLIC_RESOURCE_IDS,
 } from '../../lib/contract/constants.ts'
+import { OPERATION_SCHEMAS } from '../../lib/contract/operation-schemas.ts'
 import { AGENT_OPERATIONS } from '../../lib/contract/operations.ts'
 import { PROBLEM_CODES } from '../../lib/contract/problems.ts'
 import { contractRegistry } from '../../lib/contract/schemas.ts'
@@ -316,7 +317,7 @@ function restChecks(check: Check, getApi: (path: string) => Promise<Fetched>, ur
         const response = await getApi(path)
         if (!f.status(response, 200)) return ''
         judged(f, { method: 'GET', path, baseUrl: publicOrigin }, response, rest())
-        const schemaName = contractRegistry.get(operation.response)?.id ?? operation.operationId
+        const schemaName = contractRegistry.get(OPERATION_SCHEMAS[operation.operationId].response)?.id ?? operation.operationId
         const body = parseJson(response.text)
         agentHeaders(f, response, publicOrigin)
         const remaining = response.headers.get('ratelimit-remaining')

@@ -6,6 +6,7 @@
 import { Ajv, addFormats, AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PUBLIC_RESOURCE_IDS } from '../../lib/contract/constants.ts'
+import { OPERATION_SCHEMAS } from '../../lib/contract/operation-schemas.ts'
 import { AGENT_OPERATIONS } from '../../lib/contract/operations.ts'
 import { contractRegistry } from '../../lib/contract/schemas.ts'
 import { postLegacy, postModern } from '../support/mcp-http.ts'
@@ -66,11 +67,11 @@ describe('REST body = MCP structuredContent', () => {
     }
 
     // zod: the single source of truth of the shapes.
-    expect(entry.operation.response.parse(restBody)).toEqual(restBody)
-    expect(entry.operation.response.parse(modern.json.result.structuredContent)).toEqual(restBody)
+    expect(OPERATION_SCHEMAS[entry.operation.operationId].response.parse(restBody)).toEqual(restBody)
+    expect(OPERATION_SCHEMAS[entry.operation.operationId].response.parse(modern.json.result.structuredContent)).toEqual(restBody)
 
     // The OpenAPI document the site publishes, through its own component schema.
-    const id = contractRegistry.get(entry.operation.response)?.id
+    const id = contractRegistry.get(OPERATION_SCHEMAS[entry.operation.operationId].response)?.id
     const validateOpenApi = ajv.getSchema(`openapi.json#/components/schemas/${id}`)
     expect(validateOpenApi, `no OpenAPI component ${id}`).toBeDefined()
     expect(validateOpenApi?.(restBody), JSON.stringify(validateOpenApi?.errors)).toBe(true)

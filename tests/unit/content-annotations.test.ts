@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { githubAnnotations } from '../../lib/content/check.ts'
-import { ContentError } from '../../lib/content/load.ts'
+import { ContentError } from '../../lib/content/site-content.ts'
 import { projectRoot } from '../../harness/paths.ts'
 
 describe('content check annotations', () => {

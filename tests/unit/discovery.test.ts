@@ -1,14 +1,15 @@
 /** Pure builders of lib/discovery and lib/mcp/identity, on sites built from a given environment. */
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { OPERATION_SCHEMAS } from '../../lib/contract/operation-schemas.ts'
 import { AGENT_OPERATIONS } from '../../lib/contract/operations.ts'
 import { contractRegistry } from '../../lib/contract/schemas.ts'
-import { loadContent } from '../../lib/content/load.ts'
+import { loadContent } from '../../lib/content/parse.ts'
 import { buildServerCard } from '../../lib/discovery/mcp-documents.ts'
 import { buildComponentSchemas, buildOpenApiDocument } from '../../lib/discovery/openapi.ts'
 import { buildRobotsTxt, buildSitemapXml, escapeXml } from '../../lib/discovery/text-documents.ts'
 import { parseConfig } from '../../lib/env.ts'
-import { buildMcpServerIdentity, buildSite } from '../../lib/site.ts'
+import { buildMcpServerIdentity, buildSite } from '../../lib/site-model.ts'
 import { projectRoot } from '../../harness/paths.ts'
 
 const content = loadContent(projectRoot)
@@ -25,7 +26,7 @@ describe('OpenAPI builder', () => {
       const item = document.paths[`/api/agent/v1${operation.path}`]
       expect(item?.get.operationId).toBe(operation.operationId)
       expect(item?.get.responses['200'].content['application/json'].schema.$ref).toBe(
-        `#/components/schemas/${contractRegistry.get(operation.response)?.id}`,
+        `#/components/schemas/${contractRegistry.get(OPERATION_SCHEMAS[operation.operationId].response)?.id}`,
       )
     }
   })

@@ -9,9 +9,9 @@ import { checkLeadForm, fieldControls, looksLikeSpam, readLeadForm } from '../..
 import { EMPTY_FORM, renderLeadFormSlot } from '../../lib/leads/form-html.ts'
 import { buildLeadForm } from '../../lib/leads/form.ts'
 import { leadFormPage, splitAtLeadSlot } from '../../lib/leads/form-page.ts'
-import { loadContent } from '../../lib/content/load.ts'
+import { loadContent } from '../../lib/content/parse.ts'
 import { parseConfig } from '../../lib/env.ts'
-import { buildSite } from '../../lib/site.ts'
+import { buildSite } from '../../lib/site-model.ts'
 import { projectRoot } from '../../harness/paths.ts'
 
 const form = buildLeadForm(buildSite(parseConfig({ BASE_URL: 'https://agents.example.com' }), loadContent(projectRoot)))

@@ -1,13 +1,14 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { buildAgentCatalog } from '../../lib/agent/catalog.ts'
-import { loadContent } from '../../lib/content/load.ts'
+import { buildAgentCatalog, operationAnswers } from '../../lib/agent/catalog.ts'
+import { loadContent } from '../../lib/content/parse.ts'
 import { PUBLIC_RESOURCE_IDS } from '../../lib/contract/constants.ts'
+import { contractViolations, OPERATION_SCHEMAS } from '../../lib/contract/operation-schemas.ts'
 import { AGENT_OPERATIONS } from '../../lib/contract/operations.ts'
 import { parseConfig } from '../../lib/env.ts'
 import { buildMcpCatalog } from '../../lib/mcp/catalog.ts'
-import { buildSite } from '../../lib/site.ts'
+import { buildSite } from '../../lib/site-model.ts'
 
 const content = loadContent()
 const site = buildSite(parseConfig({ BASE_URL: 'https://agents.example.com' }), content)
@@ -23,6 +24,23 @@ const jsonSchema = (schema: z.ZodType) =>
       '"additionalProperties":true',
     ),
   )
+
+describe('the agent catalog, served without parsing at run time', () => {
+  it('has every REST and MCP body exactly in the form its contract schema outputs', () => {
+    expect(contractViolations(operationAnswers(rest))).toEqual([])
+  })
+
+  it('names a body whose keys are out of its schema’s order, and one that breaks its schema', () => {
+    const { status, service, ...health } = rest.health
+    const answers: ReturnType<typeof operationAnswers> = {
+      ...operationAnswers(rest),
+      getAgentHealth: [{ args: {}, body: { status, service, ...health } }],
+    }
+    expect(contractViolations(answers)).toEqual([`getAgentHealth({}): the body is not in its schema's form (keys or their order differ)`])
+    answers.getAgentHealth = [{ args: {}, body: { ...rest.health, status: 'down' } }]
+    expect(contractViolations(answers)).toEqual(['getAgentHealth({}): status: Invalid input: expected "ok"'])
+  })
+})
 
 describe('MCP tools derived from AGENT_OPERATIONS', () => {
   it('lists one tool per operation with an mcpTool, in table order', () => {
@@ -42,8 +60,8 @@ describe('MCP tools derived from AGENT_OPERATIONS', () => {
         name: `service.${operation.mcpTool?.name}`,
         title: operation.mcpTool?.title,
         description: operation.mcpTool?.description,
-        inputSchema: jsonSchema(operation.input),
-        outputSchema: jsonSchema(operation.response),
+        inputSchema: jsonSchema(OPERATION_SCHEMAS[operation.operationId].input),
+        outputSchema: jsonSchema(OPERATION_SCHEMAS[operation.operationId].response),
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       })
       expect(tool?.definition.inputSchema.type).toBe('object')

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { buildRecordOf, describeBuildMismatch } from '../../lib/build-record.ts'
-import { loadContent } from '../../lib/content/load.ts'
+import { loadContent } from '../../lib/content/parse.ts'
 import { parseConfig } from '../../lib/env.ts'
 import { buildPageModels, formatPrice } from '../../lib/pages/page-model.ts'
 import { estimateTokens } from '../../lib/pages/markdown-twin.ts'
@@ -11,7 +11,7 @@ import { pageHeaders } from '../../lib/pages/page-headers.ts'
 import { buildPageMarkdown } from '../../lib/pages/page-markdown.ts'
 import { withoutClientRuntime } from '../../lib/pages/prerendered-pages.ts'
 import { SITE_PAGES, TWIN_KEYS, type TwinKey } from '../../lib/routes/site-pages.ts'
-import { buildSite } from '../../lib/site.ts'
+import { buildSite } from '../../lib/site-model.ts'
 
 const BASE = 'https://agents.example.com'
 const content = loadContent()

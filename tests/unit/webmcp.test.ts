@@ -1,7 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { buildAgentCatalog } from '../../lib/agent/catalog.ts'
-import { loadContent } from '../../lib/content/load.ts'
+import { loadContent } from '../../lib/content/parse.ts'
 import { buildLlmsTxt } from '../../lib/discovery/text-documents.ts'
 import { buildMcpInstallLinks } from '../../lib/discovery/mcp-documents.ts'
 import { parseConfig } from '../../lib/env.ts'
@@ -9,7 +9,7 @@ import { formActionOrigins, pageContentSecurityPolicy } from '../../lib/http/sec
 import { buildMcpCatalog } from '../../lib/mcp/catalog.ts'
 import { buildPageModels, pagePlans } from '../../lib/pages/page-model.ts'
 import { buildPageMarkdown } from '../../lib/pages/page-markdown.ts'
-import { buildSite } from '../../lib/site.ts'
+import { buildSite } from '../../lib/site-model.ts'
 import { pageModelContext, registerTools, runTool, type ToolEnvironment, type WebMcpTool } from '../../lib/webmcp/client-tools.ts'
 import { buildWebMcpPageTools } from '../../lib/pages/page-tools.ts'
 
