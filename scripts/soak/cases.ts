@@ -201,6 +201,8 @@ const LEGACY_2025_03 = 'MCP-Protocol-Version: 2025-03-26\r\n'
 const ORIGIN = 'Origin: https://agent.example\r\n'
 const EMPTY = 'Content-Length: 0\r\n'
 const JSON_TYPE = 'Content-Type: application/json\r\n'
+/** A JSON body announced at 100 000 bytes, of which far fewer come. */
+const LONG_BODY = `${JSON_TYPE}Content-Length: 100000\r\n`
 const DOCUMENTS = Object.keys(CONTRACT_DOCUMENTS)
 const ACCEPTS = ['text/markdown', 'text/html', '*/*', 'text/markdown, text/html;q=0.5', 'text/markdown;q=0.9, text/html', 'text/*', '']
 const ODD_ACCEPTS = [
@@ -314,22 +316,10 @@ function cookie({ random }: CaseContext): string {
 }
 
 const PATH_PIECES = [
-  ...['health', 'capabilities', 'resources', 'product-overview', 'agent-boundaries', '.', '..', '%2e', '%2E%2e', '%2f', '%2F', '', ';', 'a=b'],
-  ...[
-    '%00',
-    '%',
-    '%G1',
-    '%e0%a4',
-    '%C0%AE',
-    '%ff',
-    '~',
-    "!$&'()*+,",
-    '@:',
-    '%F0%9F%98%80',
-    encodeURIComponent('ünïcødé'),
-    encodeURIComponent('资源'),
-  ],
-  'x'.repeat(200),
+  ...'health capabilities resources product-overview agent-boundaries . .. %2e %2E%2e %2f %2F'.split(' '),
+  '',
+  ...";|a=b|%00|%|%G1|%e0%a4|%C0%AE|%ff|~|!$&'()*+,|@:|%F0%9F%98%80".split('|'),
+  ...[encodeURIComponent('ünïcødé'), encodeURIComponent('资源'), 'x'.repeat(200)],
 ]
 /** A random path under the API: dot segments, encoded slashes and bytes, invalid escapes, unicode. */
 function randomApiPath({ random }: CaseContext): string {
@@ -345,6 +335,7 @@ const getRows = (table: string): Row[] =>
     .map((line) => line.split(' ') as [string, string])
     .map(([expected, target]) => ({ label: short(target), target, expect: expected === 'rest' ? rest() : status(Number(expected)) }))
 const TOOLS_LIST = JSON.stringify(request('tools/list'))
+const FOUR_TARGETS = `${HEALTH} ${MCP_PATH} / /pricing`
 const nestedArgument = (resourceId: unknown) => ({
   jsonrpc: '2.0',
   id: 9,
@@ -355,7 +346,27 @@ const deeplyNested = ({ random }: CaseContext) => {
   const depth = integer(random, 5_000, 50_000)
   return JSON.stringify(nestedArgument(0)).replace('"resourceId":0', `"resourceId":${'['.repeat(depth)}${']'.repeat(depth)}`)
 }
-const contentTypes = (...types: string[]) => types.map((type) => `Content-Type: ${type}\r\n`)
+/** Content-Type lines, one per type of a `|`-separated list, each after `before`. */
+const contentTypes = (types: string, before = '') => types.split('|').map((type) => `${before}Content-Type: ${type}\r\n`)
+const NOT_JSON_TYPES = 'text/plain|application/x-www-form-urlencoded|multipart/form-data; boundary=x|application/jsonx|text/json'
+const FORM_TYPES = 'application/json|application/x-www-form-urlencoded|text/plain'
+const PAGE_TARGETS = '/ /openapi.json /pricing /contact'
+const NEXT_ACTION = `Content-Type: text/plain;charset=UTF-8\r\nNext-Action: ${'f'.repeat(40)}\r\nAccept: text/x-component\r\n`
+const NOT_A_STRING = /must be a string, not an array/
+const OTHER_METHODS = 'POST PUT PATCH DELETE PROPFIND QUERY SEARCH PURGE TRACE OPTIONS MKCOL LINK'
+const MCP_OTHER_METHODS = 'DELETE PUT PATCH HEAD OPTIONS TRACE PROPFIND'
+const API_TARGETS = `${HEALTH} ${RESOURCE} ${API}/resources/nope ${API}/nope ${API}`
+/** Header lines of the header floods under the limit, and of one over it. */
+const FLOOD = {
+  bigValue: ({ random }: CaseContext) => `X-Big: ${'a'.repeat(integer(random, 20_000, 100_000))}\r\n`,
+  forwardedFor: (ctx: CaseContext) => lines(200, () => `X-Forwarded-For: ${ctx.pool.forwardedFor(ctx.random)}\r\n`),
+  accept: `Accept: ${Array.from({ length: 400 }, (_, i) => `text/x-${i};q=0.${i % 10}`).join(', ')}\r\n`,
+  mcpMethod: mirrored('tools/list') + lines(299, () => 'Mcp-Method: tools/list\r\n'),
+  tokenNames: "!#$%&'*+-.^_`|~09AZaz: v\r\nX-Empty:\r\nX-Spaces:    padded   \r\n",
+}
+const DOCUMENT_TARGETS = '/ /openapi.json /llms.txt /robots.txt /problems/method_not_allowed /.well-known/mcp.json'
+/** Refused as too large, or as no HTTP at all: a 4xx, or a close when the server stops reading. */
+const REFUSED = (code: number) => ({ expect: status(code), orClose: true })
 const rawRows = (expected: number, rows: Record<string, string>): Row[] =>
   Object.entries(rows).map(([label, raw]) => ({ label, raw, expect: status(expected) }))
 
@@ -426,26 +437,9 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
     { label: 'modern batch', headers: `MCP-Protocol-Version: ${MODERN}\r\n`, body: [[ping, { ...ping, id: 8 }]], expect: mcp(400, -32600) },
     { label: '2 MB + 1 body', headers: OLD, body: BIG, expect: mcp(413, -31413) },
     { label: '2 MB + 1 chunked body', how: 'chunked', headers: OLD, body: BIG, expect: mcp(413, -31413) },
-    {
-      label: 'Content-Type {content-type}',
-      headers: contentTypes(
-        'text/plain',
-        'application/x-www-form-urlencoded',
-        'multipart/form-data; boundary=x',
-        'application/jsonx',
-        'text/json',
-      ).map((h) => OLD + h),
-      body: ping,
-      expect: mcp(415, -31415),
-    },
+    { label: 'Content-Type {content-type}', headers: contentTypes(NOT_JSON_TYPES, OLD), body: ping, expect: mcp(415, -31415) },
     // A nested resourceId once overflowed JSON.stringify (-32603).
-    {
-      label: 'deeply nested tool argument',
-      headers: OLD,
-      body: deeplyNested,
-      sent: nestedArgument([]),
-      expect: mcp(200, undefined, /must be a string, not an array/),
-    },
+    { label: 'deeply nested tool argument', headers: OLD, body: deeplyNested, sent: nestedArgument([]), expect: mcp(200, undefined, NOT_A_STRING) },
     { label: 'modern tools/list', headers: mirrored('resources/list'), body: request('tools/list'), expect: mcp(400, -32020) },
     { label: 'modern without _meta', headers: mirrored('tools/list'), body: { ...request('tools/list'), params: {} }, expect: mcp(400, -32602) },
     { label: 'unsupported version', headers: 'MCP-Protocol-Version: 2099-01-01\r\n', body: ping, expect: mcp(400, -32022) },
@@ -458,61 +452,22 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
     {
       label: 'POST 2 MB to a page or document',
       method: 'POST',
-      target: '/ /openapi.json /pricing /contact',
-      headers: contentTypes('application/json', 'application/x-www-form-urlencoded', 'text/plain'),
+      target: PAGE_TARGETS,
+      headers: contentTypes(FORM_TYPES),
       body: BIG,
       expect: status(405),
     },
-    {
-      label: 'POST page with a forged Next-Action',
-      method: 'POST',
-      target: '/contact',
-      headers: `Content-Type: text/plain;charset=UTF-8\r\nNext-Action: ${'f'.repeat(40)}\r\nAccept: text/x-component\r\n`,
-      body: '["$K1"]',
-      expect: status(405),
-    },
+    { label: 'POST page with a forged Next-Action', method: 'POST', target: '/contact', headers: NEXT_ACTION, body: '["$K1"]', expect: status(405) },
   ]),
   'header-flood': [
     { label: 'hundreds of headers', target: HEALTH, headers: numbered(100, 900, (i) => `X-F${i}: v\r\n`), expect: rest() },
-    {
-      label: 'thousands of headers (> 16 KiB)',
-      target: HEALTH,
-      headers: numbered(1_500, 3_000, (i) => `X-Flood-${i}: value\r\n`),
-      expect: status(431),
-      orClose: true,
-    },
-    {
-      label: 'one 20-100 KB header value',
-      target: `${HEALTH} ${MCP_PATH} / /pricing`,
-      headers: ({ random }) => `X-Big: ${'a'.repeat(integer(random, 20_000, 100_000))}\r\n`,
-      expect: status(431),
-      orClose: true,
-    },
+    { label: 'thousands of headers (> 16 KiB)', target: HEALTH, headers: numbered(1_500, 3_000, (i) => `X-Flood-${i}: value\r\n`), ...REFUSED(431) },
+    { label: 'one 20-100 KB header value', target: FOUR_TARGETS, headers: FLOOD.bigValue, ...REFUSED(431) },
     { label: '15 KB of headers (under the limit)', target: HEALTH, headers: lines(55, (i) => `X-Wide-${i}: ${'w'.repeat(250)}\r\n`), expect: rest() },
-    {
-      label: '200 X-Forwarded-For lines',
-      target: HEALTH,
-      headers: (ctx) => lines(200, () => `X-Forwarded-For: ${ctx.pool.forwardedFor(ctx.random)}\r\n`),
-      expect: rest(),
-    },
-    {
-      label: '8 KB Accept on /',
-      target: '/',
-      headers: `Accept: ${Array.from({ length: 400 }, (_, i) => `text/x-${i};q=0.${i % 10}`).join(', ')}\r\n`,
-      expect: status(200),
-    },
-    {
-      label: '300 Mcp-Method lines',
-      headers: mirrored('tools/list') + lines(299, () => 'Mcp-Method: tools/list\r\n'),
-      body: request('tools/list'),
-      expect: mcp(400, -32020),
-    },
-    {
-      label: 'every token character in header names',
-      target: HEALTH,
-      headers: "!#$%&'*+-.^_`|~09AZaz: v\r\nX-Empty:\r\nX-Spaces:    padded   \r\n",
-      expect: rest(),
-    },
+    { label: '200 X-Forwarded-For lines', target: HEALTH, headers: FLOOD.forwardedFor, expect: rest() },
+    { label: '8 KB Accept on /', target: '/', headers: FLOOD.accept, expect: status(200) },
+    { label: '300 Mcp-Method lines', headers: FLOOD.mcpMethod, body: request('tools/list'), expect: mcp(400, -32020) },
+    { label: 'every token character in header names', target: HEALTH, headers: FLOOD.tokenNames, expect: rest() },
     {
       label: 'obs-text in Mcp-Method',
       headers: mirrored('tools/l\xefst'),
@@ -537,49 +492,26 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
     })),
   ]),
   'wrong-method': [
-    {
-      label: 'another method on the API',
-      method: 'POST PUT PATCH DELETE PROPFIND QUERY SEARCH PURGE TRACE OPTIONS MKCOL LINK',
-      target: `${HEALTH} ${RESOURCE} ${API}/resources/nope ${API}/nope ${API}`,
-      headers: EMPTY,
-      expect: rest(),
-    },
+    { label: 'another method on the API', method: OTHER_METHODS, target: API_TARGETS, headers: EMPTY, expect: rest() },
     { label: 'GET /mcp (an event stream)', target: MCP_PATH, headers: 'Accept: text/event-stream\r\n', expect: mcp(405, -31405) },
-    {
-      label: 'another method on /mcp',
-      method: 'DELETE PUT PATCH HEAD OPTIONS TRACE PROPFIND',
-      target: MCP_PATH,
-      headers: EMPTY,
-      expect: mcp(405, -31405),
-    },
-    {
-      label: 'another method on a document',
-      method: 'POST PUT DELETE PATCH TRACE',
-      target: '/ /openapi.json /llms.txt /robots.txt /problems/method_not_allowed /.well-known/mcp.json',
-      headers: EMPTY,
-      expect: status(405),
-    },
+    { label: 'another method on /mcp', method: MCP_OTHER_METHODS, target: MCP_PATH, headers: EMPTY, expect: mcp(405, -31405) },
+    { label: 'another method on a document', method: 'POST PUT DELETE PATCH TRACE', target: DOCUMENT_TARGETS, headers: EMPTY, expect: status(405) },
     { label: 'another method on a page', method: 'POST PUT DELETE TRACE PROPFIND', target: '/pricing /login', headers: EMPTY, expect: status(405) },
     // Refused on its method before its body is read: answered at once, not cut off when the body never comes.
     {
       label: 'POST to the API, its body still arriving',
       method: 'POST',
       target: HEALTH,
-      headers: `${JSON_TYPE}Content-Length: 100000\r\n`,
+      headers: LONG_BODY,
       body: '{"jsonrpc":"2.0",',
       expect: rest(),
     },
     { label: 'CONNECT', raw: 'CONNECT {host} HTTP/1.1\r\nHost: {host}\r\n\r\n', expect: 'close' },
-    { label: 'unknown method', method: 'FOO get TRACK G\x00T BREW', target: HEALTH, expect: status(400), orClose: true },
+    { label: 'unknown method', method: 'FOO get TRACK G\x00T BREW', target: HEALTH, ...REFUSED(400) },
   ],
   garbage: [
-    {
-      label: 'TLS ClientHello',
-      raw: Buffer.from('16030100a5010000a10303000102030405060708090a0b0c0d0e0f', 'hex'),
-      expect: status(400),
-      orClose: true,
-    },
-    { label: 'HTTP/2 preface', raw: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', expect: status(400), orClose: true },
+    { label: 'TLS ClientHello', raw: Buffer.from('16030100a5010000a10303000102030405060708090a0b0c0d0e0f', 'hex'), ...REFUSED(400) },
+    { label: 'HTTP/2 preface', raw: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', ...REFUSED(400) },
     ...rawRows(400, {
       'header without a colon': `GET ${HEALTH} HTTP/1.1\r\n{head}Broken header\r\n\r\n`,
       'obs-fold': `GET ${HEALTH} HTTP/1.1\r\n{head}X-A: a\r\n folded\r\n\r\n`,
@@ -608,7 +540,7 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
 /** Slow clients by kind: each must be cut off by the server's timeouts (408, or a close). */
 const SLOW_ROWS: Record<SlowCategory, readonly Row[]> = {
   'idle-connection': [{ label: 'connect and send nothing', how: 'idle', expect: 'cut-off' }],
-  'slow-headers': [{ label: 'headers trickled', how: 'slow-headers', target: `${HEALTH} ${MCP_PATH} / /pricing`, expect: 'cut-off' }],
+  'slow-headers': [{ label: 'headers trickled', how: 'slow-headers', target: FOUR_TARGETS, expect: 'cut-off' }],
   // 300 pipelined requests for the 30 KB OpenAPI document, never read: about 9 MB, more than the
   // kernel's socket buffers take, so the server holds the rest until it gives up on the reader.
   'slow-reader': [{ label: 'pipelined /openapi.json, never read', how: 'unread', target: '/openapi.json', repeat: 300, expect: 'cut-off' }],
@@ -618,7 +550,7 @@ const SLOW_ROWS: Record<SlowCategory, readonly Row[]> = {
       how: 'slow-body',
       method: 'POST',
       target: MCP_PATH,
-      headers: [`${JSON_TYPE}Content-Length: 100000\r\n`, `${JSON_TYPE}Transfer-Encoding: chunked\r\n`],
+      headers: [LONG_BODY, `${JSON_TYPE}Transfer-Encoding: chunked\r\n`],
       expect: 'cut-off',
     },
   ],

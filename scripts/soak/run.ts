@@ -214,12 +214,8 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS) {
   }
   const sampler = setInterval(() => (memory.peakMb = Math.max(memory.peakMb, processRssMb(pid))), 200)
   const greedy: ReturnType<typeof greedyCheck>['summary'][] = []
-  let [trafficMs, cpu, quota, flood] = [
-    0,
-    cpuNow(),
-    [] as Awaited<ReturnType<typeof burstUntilRefused>>[],
-    null as Awaited<ReturnType<typeof uploadFlood>> | null,
-  ]
+  let [trafficMs, cpu, quota] = [0, cpuNow(), [] as Awaited<ReturnType<typeof burstUntilRefused>>[]]
+  let flood: Awaited<ReturnType<typeof uploadFlood>> | null = null
   try {
     log(`soak: site on ${site.baseUrl} (pid ${pid}), TRUST_PROXY=127.0.0.1, ${options.clients} simulated clients; warming up`)
     const warm = cases.warmUpCases(ctx)
@@ -333,22 +329,7 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS) {
   }
   const { log: _, ...settings } = options
   const { outcomes, latency, cutOffMs, violations, violationCount, requests } = recorder
+  const phases = { trafficMs, requests, outcomes, latency, cutOffMs, memory, cpu, quota, uploadFlood: flood, greedy }
   const clients = { total: pool.addresses.length, ipv6: pool.ipv6 }
-  return {
-    options: settings,
-    durationMs: performance.now() - started,
-    trafficMs,
-    requests,
-    outcomes,
-    latency,
-    cutOffMs,
-    memory,
-    cpu,
-    quota,
-    uploadFlood: flood,
-    greedy,
-    clients,
-    violations,
-    violationCount,
-  }
+  return { options: settings, durationMs: performance.now() - started, ...phases, clients, violations, violationCount }
 }
