@@ -172,13 +172,8 @@ const mirrored = (method: string, name?: string) =>
 function modern(method: string, params: { name?: string; uri?: string; arguments?: object } = {}, share = 1): Row {
   const name = params.name ?? params.uri
   const id = ({ random }: CaseContext) => (random() < 0.5 ? `soak-${integer(random, 1, 1e9)}` : integer(random, 0, 2 ** 40))
-  return {
-    label: `modern ${method}${name ? ` ${name}` : ''}`,
-    share,
-    headers: mirrored(method, name),
-    body: (ctx) => request(method, params, id(ctx)),
-    expect: mcp(200),
-  }
+  const label = `modern ${method}${name ? ` ${name}` : ''}`
+  return { label, share, headers: mirrored(method, name), body: (ctx) => request(method, params, id(ctx)), expect: mcp(200) }
 }
 /** A well-formed request of a legacy protocol version. */
 const legacy = (method: string, params?: object, share = 1): Row => ({
@@ -192,17 +187,19 @@ const legacy = (method: string, params?: object, share = 1): Row => ({
 const bodies = (expect: AnswerClass, headers: string, rows: Record<string, Row['body']>): Row[] =>
   Object.entries(rows).map(([label, body]) => ({ label, headers, body, expect }))
 const ping = { jsonrpc: '2.0', id: 7, method: 'ping' }
-const [TOOLS_LIST_TWO, RESOURCES_LIST_THREE] = [
-  { jsonrpc: '2.0', id: 'two', method: 'tools/list' },
-  { jsonrpc: '2.0', id: 3, method: 'resources/list' },
-]
+const TOOLS_LIST_TWO = { jsonrpc: '2.0', id: 'two', method: 'tools/list' }
+const RESOURCES_LIST_THREE = { jsonrpc: '2.0', id: 3, method: 'resources/list' }
 const OLD = 'MCP-Protocol-Version: 2025-11-25\r\n'
 const LEGACY_2025_03 = 'MCP-Protocol-Version: 2025-03-26\r\n'
 const ORIGIN = 'Origin: https://agent.example\r\n'
 const EMPTY = 'Content-Length: 0\r\n'
 const JSON_TYPE = 'Content-Type: application/json\r\n'
-/** A JSON body announced at 100 000 bytes, of which far fewer come. */
-const LONG_BODY = `${JSON_TYPE}Content-Length: 100000\r\n`
+/** A JSON body announced at 100 000 bytes, of which far fewer come; one that comes in chunks. */
+const [LONG_BODY, CHUNKED_JSON] = [`${JSON_TYPE}Content-Length: 100000\r\n`, `${JSON_TYPE}Transfer-Encoding: chunked\r\n`]
+const HTML = 'Accept: text/html\r\n'
+/** Resources that are not (an unknown id, case, suffix) or are but percent-encoded. */
+const NEAR_MISS_RESOURCES = `${API}/resources/pricing ${API}/resources/PRODUCT-OVERVIEW ${RESOURCE}.md ${API}/resources/%70roduct-overview`
+const PROBLEM_PAGES = CONTRACT_PROBLEM_CODES.map((code) => `/problems/${code}`)
 const DOCUMENTS = Object.keys(CONTRACT_DOCUMENTS)
 const ACCEPTS = ['text/markdown', 'text/html', '*/*', 'text/markdown, text/html;q=0.5', 'text/markdown;q=0.9, text/html', 'text/*', '']
 const ODD_ACCEPTS = [
@@ -226,11 +223,7 @@ const VALID_ROWS: Record<ValidCategory, readonly Row[]> = {
       (target, i): Row => ({ share: i === 0 ? 20 : 15, method: GET_OR_HEAD, target, expect: ADMITTED }),
     ),
     { share: 30, method: GET_OR_HEAD, target: RESOURCES, expect: ADMITTED },
-    {
-      share: 8,
-      target: `${API}/resources/pricing ${API}/resources/PRODUCT-OVERVIEW ${RESOURCE}.md ${API}/resources/%70roduct-overview`,
-      expect: ADMITTED,
-    },
+    { share: 8, target: NEAR_MISS_RESOURCES, expect: ADMITTED },
     { share: 6, method: 'OPTIONS', target: RESOURCES, headers: `${ORIGIN}Access-Control-Request-Method: GET\r\n`, expect: ADMITTED },
     { share: 6, target: HEALTH, headers: `${ORIGIN}Accept: application/json\r\n`, expect: ADMITTED },
   ]),
@@ -260,34 +253,18 @@ const VALID_ROWS: Record<ValidCategory, readonly Row[]> = {
   documents: viaClient([
     { share: 76, target: DOCUMENTS, conditional: 0.25, expect: document() },
     { share: 9, method: 'HEAD', target: DOCUMENTS, expect: document() },
-    {
-      label: 'GET /problems/<code>',
-      share: 15,
-      target: CONTRACT_PROBLEM_CODES.map((code) => `/problems/${code}`),
-      conditional: 0.25,
-      expect: document(),
-    },
+    { label: 'GET /problems/<code>', share: 15, target: PROBLEM_PAGES, conditional: 0.25, expect: document() },
   ]),
   homepage: viaClient(
-    [...ACCEPTS, ...ODD_ACCEPTS].map((accept) => ({
-      label: `/ as ${prefersMarkdown(accept) ? 'markdown' : 'html'} (Accept ${JSON.stringify(accept)})`,
-      method: MOSTLY_GET,
-      target: '/',
-      headers: accept && `Accept: ${accept}\r\n`,
-      conditional: 0.2,
-      expect: homepage(prefersMarkdown(accept)),
-    })),
+    [...ACCEPTS, ...ODD_ACCEPTS].map((accept): Row => {
+      const markdown = prefersMarkdown(accept)
+      const label = `/ as ${markdown ? 'markdown' : 'html'} (Accept ${JSON.stringify(accept)})`
+      return { label, method: MOSTLY_GET, target: '/', headers: accept && `Accept: ${accept}\r\n`, conditional: 0.2, expect: homepage(markdown) }
+    }),
   ),
   pages: viaClient([
-    { share: 85, method: MOSTLY_GET, target: '/pricing /contact /login /developers', headers: 'Accept: text/html\r\n', expect: page(200) },
-    {
-      label: '<unknown page>',
-      share: 15,
-      method: MOSTLY_GET,
-      target: '/no-such-page /pricing/extra /developer',
-      headers: 'Accept: text/html\r\n',
-      expect: page(404),
-    },
+    { share: 85, method: MOSTLY_GET, target: '/pricing /contact /login /developers', headers: HTML, expect: page(200) },
+    { label: '<unknown page>', share: 15, method: MOSTLY_GET, target: '/no-such-page /pricing/extra /developer', headers: HTML, expect: page(404) },
   ]),
   // Several requests on one connection at once, the last closing it: REST, documents, MCP.
   pipelined: [
@@ -545,14 +522,7 @@ const SLOW_ROWS: Record<SlowCategory, readonly Row[]> = {
   // kernel's socket buffers take, so the server holds the rest until it gives up on the reader.
   'slow-reader': [{ label: 'pipelined /openapi.json, never read', how: 'unread', target: '/openapi.json', repeat: 300, expect: 'cut-off' }],
   'slow-body': [
-    {
-      label: 'body trickled',
-      how: 'slow-body',
-      method: 'POST',
-      target: MCP_PATH,
-      headers: [LONG_BODY, `${JSON_TYPE}Transfer-Encoding: chunked\r\n`],
-      expect: 'cut-off',
-    },
+    { label: 'body trickled', how: 'slow-body', method: 'POST', target: MCP_PATH, headers: [LONG_BODY, CHUNKED_JSON], expect: 'cut-off' },
   ],
 }
 
@@ -640,6 +610,8 @@ function requestOf(ctx: CaseContext, row: Row, client: string) {
       `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\nX-Forwarded-For: ${client}\r\n${close ? 'Connection: close\r\n' : ''}${lines}${length}`,
       row.latin1 ? 'latin1' : 'utf8',
     )
+  /** The whole request: head, blank line and body. */
+  const whole = (close: boolean) => Buffer.concat([message(close), Buffer.from('\r\n'), Buffer.from(body ?? '')])
   return {
     method,
     target,
@@ -648,6 +620,7 @@ function requestOf(ctx: CaseContext, row: Row, client: string) {
     size,
     label,
     message,
+    whole,
     judge: (answer: Answer) => (expected ? answerProblems(judged, answer, expected) : []),
     consistencyKey:
       method === 'GET' && !conditional && ['rest', 'document', 'homepage'].includes(expected?.kind ?? '')
@@ -673,14 +646,12 @@ function rowCase(ctx: CaseContext, category: Category, row: Row, client = ctx.po
   if (how === 'pipelined') {
     const count = typeof row.repeat === 'number' ? row.repeat : integer(ctx.random, ...(row.repeat ?? [1, 1]))
     const parts = Array.from({ length: count }, () => requestOf(ctx, pickRow(ctx, row.parts ?? []), ctx.pool.forwardedFor(ctx.random)))
-    const payload = Buffer.concat(parts.flatMap((part, i) => [part.message(i === count - 1), Buffer.from('\r\n'), Buffer.from(part.body ?? '')]))
+    const payload = Buffer.concat(parts.map((part, i) => part.whole(i === count - 1)))
+    const plan = { payload, expectAnswers: count, headMethods: parts.map((part) => part.method === 'HEAD'), pauseReadingMs: row.pauseMs }
     return {
       ...base,
       label: `${count} ${r.label}`,
-      send: {
-        kind: 'raw',
-        plan: { payload, expectAnswers: count, headMethods: parts.map((part) => part.method === 'HEAD'), pauseReadingMs: row.pauseMs },
-      },
+      send: { kind: 'raw', plan },
       boundMs: HANG_MS + (row.pauseMs ?? 0),
       timed: !row.pauseMs,
       expect,
@@ -698,8 +669,7 @@ function rowCase(ctx: CaseContext, category: Category, row: Row, client = ctx.po
     return { ...base, send: { kind: 'raw', plan: { payload } }, expect }
   }
   if (how === 'whole') {
-    const payload = Buffer.concat([r.message(true), Buffer.from('\r\n'), Buffer.from(r.body ?? '')])
-    return { ...base, send: { kind: 'raw', plan: { payload, headMethods: [r.method === 'HEAD'] } }, expect }
+    return { ...base, send: { kind: 'raw', plan: { payload: r.whole(true), headMethods: [r.method === 'HEAD'] } }, expect }
   }
   // Slow clients: cut off inside the window of their kind; a 408 when the server answers at all.
   const window = cutOffWindow(category as SlowCategory)
@@ -714,16 +684,13 @@ function rowCase(ctx: CaseContext, category: Category, row: Row, client = ctx.po
   if (how === 'idle') return { ...slow, send: { kind: 'raw', plan: { payload: '' } } }
   if (how === 'slow-headers') return { ...slow, send: { kind: 'raw', plan: { payload: head, trickle: { bytes: 'X-Slow: drip\r\n', everyMs: 400 } } } }
   if (how === 'unread') {
-    const payload = Buffer.concat(Array.from({ length: Number(row.repeat) }, () => Buffer.concat([head, Buffer.from('\r\n')])))
+    const payload = Buffer.concat(Array.from({ length: Number(row.repeat) }, () => r.whole(false)))
     return { ...slow, label: `${row.repeat} ${r.label}`, judge: undefined, send: { kind: 'raw', plan: { payload, neverRead: true } } }
   }
   const chunked = 'transfer-encoding' in r.headers
   const payload = Buffer.concat([head, Buffer.from(`\r\n${chunked ? '1000\r\n' : ''}{"jsonrpc":"2.0",`)])
-  return {
-    ...slow,
-    label: `${r.label} to ${r.target}${chunked ? ' (chunked)' : ''}`,
-    send: { kind: 'raw', plan: { payload, trickle: { bytes: ' ', everyMs: 500 } } },
-  }
+  const label = `${r.label} to ${r.target}${chunked ? ' (chunked)' : ''}`
+  return { ...slow, label, send: { kind: 'raw', plan: { payload, trickle: { bytes: ' ', everyMs: 500 } } } }
 }
 
 /** How often each category is picked, relative to the others of its kind. */
