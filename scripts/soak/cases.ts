@@ -28,11 +28,14 @@ import {
 import { integer, pick, type ClientPool, type Random } from './clients.ts'
 import type { Answered, HttpSpec, RawPlan } from './wire.ts'
 
-export const VALID_CATEGORIES = ['rest', 'mcp-modern', 'mcp-legacy', 'documents', 'homepage', 'pages', 'pipelined'] as const
-export const HOSTILE_CATEGORIES = ['bad-path', 'bad-body', 'header-flood', 'hostile-cookie', 'wrong-method', 'garbage'] as const
+/** The categories of valid and of hostile traffic, each with how often it is picked relative to the others of its kind. */
+const VALID_SHARES = { rest: 32, 'mcp-modern': 23, 'mcp-legacy': 10, documents: 13, homepage: 9, pages: 9, pipelined: 4 }
+const HOSTILE_SHARES = { 'bad-path': 22, 'bad-body': 25, 'header-flood': 15, 'hostile-cookie': 15, 'wrong-method': 13, garbage: 10 }
+type ValidCategory = keyof typeof VALID_SHARES
+type HostileCategory = keyof typeof HOSTILE_SHARES
+export const VALID_CATEGORIES = Object.keys(VALID_SHARES) as readonly ValidCategory[]
+export const HOSTILE_CATEGORIES = Object.keys(HOSTILE_SHARES) as readonly HostileCategory[]
 export const SLOW_CATEGORIES = ['slow-headers', 'idle-connection', 'slow-body', 'slow-reader'] as const
-type ValidCategory = (typeof VALID_CATEGORIES)[number]
-type HostileCategory = (typeof HOSTILE_CATEGORIES)[number]
 export type SlowCategory = (typeof SLOW_CATEGORIES)[number]
 export type Category = ValidCategory | HostileCategory | SlowCategory | 'quota-greedy'
 
@@ -693,24 +696,6 @@ function rowCase(ctx: CaseContext, category: Category, row: Row, client = ctx.po
   return { ...slow, label, send: { kind: 'raw', plan: { payload, trickle: { bytes: ' ', everyMs: 500 } } } }
 }
 
-/** How often each category is picked, relative to the others of its kind. */
-const VALID_SHARES: Record<ValidCategory, number> = {
-  rest: 32,
-  'mcp-modern': 23,
-  'mcp-legacy': 10,
-  documents: 13,
-  homepage: 9,
-  pages: 9,
-  pipelined: 4,
-}
-const HOSTILE_SHARES: Record<HostileCategory, number> = {
-  'bad-path': 22,
-  'bad-body': 25,
-  'header-flood': 15,
-  'hostile-cookie': 15,
-  'wrong-method': 13,
-  garbage: 10,
-}
 const pickCategory = <C extends string>(ctx: CaseContext, shares: Record<C, number>) =>
   pickShare(ctx.random, Object.keys(shares) as C[], (c) => shares[c])
 
