@@ -28,11 +28,14 @@ import {
 import { integer, pick, type ClientPool, type Random } from './clients.ts'
 import type { Answered, HttpSpec, RawPlan } from './wire.ts'
 
-export const VALID_CATEGORIES = ['rest', 'mcp-modern', 'mcp-legacy', 'documents', 'homepage', 'pages', 'pipelined'] as const
-export const HOSTILE_CATEGORIES = ['bad-path', 'bad-body', 'header-flood', 'hostile-cookie', 'wrong-method', 'garbage'] as const
+/** The categories of valid and of hostile traffic, each with how often it is picked relative to the others of its kind. */
+const VALID_SHARES = { rest: 32, 'mcp-modern': 23, 'mcp-legacy': 10, documents: 13, homepage: 9, pages: 9, pipelined: 4 }
+const HOSTILE_SHARES = { 'bad-path': 22, 'bad-body': 25, 'header-flood': 15, 'hostile-cookie': 15, 'wrong-method': 13, garbage: 10 }
+type ValidCategory = keyof typeof VALID_SHARES
+type HostileCategory = keyof typeof HOSTILE_SHARES
+export const VALID_CATEGORIES = Object.keys(VALID_SHARES) as readonly ValidCategory[]
+export const HOSTILE_CATEGORIES = Object.keys(HOSTILE_SHARES) as readonly HostileCategory[]
 export const SLOW_CATEGORIES = ['slow-headers', 'idle-connection', 'slow-body', 'slow-reader'] as const
-type ValidCategory = (typeof VALID_CATEGORIES)[number]
-type HostileCategory = (typeof HOSTILE_CATEGORIES)[number]
 export type SlowCategory = (typeof SLOW_CATEGORIES)[number]
 export type Category = ValidCategory | HostileCategory | SlowCategory | 'quota-greedy'
 
@@ -172,13 +175,8 @@ const mirrored = (method: string, name?: string) =>
 function modern(method: string, params: { name?: string; uri?: string; arguments?: object } = {}, share = 1): Row {
   const name = params.name ?? params.uri
   const id = ({ random }: CaseContext) => (random() < 0.5 ? `soak-${integer(random, 1, 1e9)}` : integer(random, 0, 2 ** 40))
-  return {
-    label: `modern ${method}${name ? ` ${name}` : ''}`,
-    share,
-    headers: mirrored(method, name),
-    body: (ctx) => request(method, params, id(ctx)),
-    expect: mcp(200),
-  }
+  const label = `modern ${method}${name ? ` ${name}` : ''}`
+  return { label, share, headers: mirrored(method, name), body: (ctx) => request(method, params, id(ctx)), expect: mcp(200) }
 }
 /** A well-formed request of a legacy protocol version. */
 const legacy = (method: string, params?: object, share = 1): Row => ({
@@ -192,15 +190,19 @@ const legacy = (method: string, params?: object, share = 1): Row => ({
 const bodies = (expect: AnswerClass, headers: string, rows: Record<string, Row['body']>): Row[] =>
   Object.entries(rows).map(([label, body]) => ({ label, headers, body, expect }))
 const ping = { jsonrpc: '2.0', id: 7, method: 'ping' }
-const [TOOLS_LIST_TWO, RESOURCES_LIST_THREE] = [
-  { jsonrpc: '2.0', id: 'two', method: 'tools/list' },
-  { jsonrpc: '2.0', id: 3, method: 'resources/list' },
-]
+const TOOLS_LIST_TWO = { jsonrpc: '2.0', id: 'two', method: 'tools/list' }
+const RESOURCES_LIST_THREE = { jsonrpc: '2.0', id: 3, method: 'resources/list' }
 const OLD = 'MCP-Protocol-Version: 2025-11-25\r\n'
 const LEGACY_2025_03 = 'MCP-Protocol-Version: 2025-03-26\r\n'
 const ORIGIN = 'Origin: https://agent.example\r\n'
 const EMPTY = 'Content-Length: 0\r\n'
 const JSON_TYPE = 'Content-Type: application/json\r\n'
+/** A JSON body announced at 100 000 bytes, of which far fewer come; one that comes in chunks. */
+const [LONG_BODY, CHUNKED_JSON] = [`${JSON_TYPE}Content-Length: 100000\r\n`, `${JSON_TYPE}Transfer-Encoding: chunked\r\n`]
+const HTML = 'Accept: text/html\r\n'
+/** Resources that are not (an unknown id, case, suffix) or are but percent-encoded. */
+const NEAR_MISS_RESOURCES = `${API}/resources/pricing ${API}/resources/PRODUCT-OVERVIEW ${RESOURCE}.md ${API}/resources/%70roduct-overview`
+const PROBLEM_PAGES = CONTRACT_PROBLEM_CODES.map((code) => `/problems/${code}`)
 const DOCUMENTS = Object.keys(CONTRACT_DOCUMENTS)
 const ACCEPTS = ['text/markdown', 'text/html', '*/*', 'text/markdown, text/html;q=0.5', 'text/markdown;q=0.9, text/html', 'text/*', '']
 const ODD_ACCEPTS = [
@@ -224,11 +226,7 @@ const VALID_ROWS: Record<ValidCategory, readonly Row[]> = {
       (target, i): Row => ({ share: i === 0 ? 20 : 15, method: GET_OR_HEAD, target, expect: ADMITTED }),
     ),
     { share: 30, method: GET_OR_HEAD, target: RESOURCES, expect: ADMITTED },
-    {
-      share: 8,
-      target: `${API}/resources/pricing ${API}/resources/PRODUCT-OVERVIEW ${RESOURCE}.md ${API}/resources/%70roduct-overview`,
-      expect: ADMITTED,
-    },
+    { share: 8, target: NEAR_MISS_RESOURCES, expect: ADMITTED },
     { share: 6, method: 'OPTIONS', target: RESOURCES, headers: `${ORIGIN}Access-Control-Request-Method: GET\r\n`, expect: ADMITTED },
     { share: 6, target: HEALTH, headers: `${ORIGIN}Accept: application/json\r\n`, expect: ADMITTED },
   ]),
@@ -258,34 +256,18 @@ const VALID_ROWS: Record<ValidCategory, readonly Row[]> = {
   documents: viaClient([
     { share: 76, target: DOCUMENTS, conditional: 0.25, expect: document() },
     { share: 9, method: 'HEAD', target: DOCUMENTS, expect: document() },
-    {
-      label: 'GET /problems/<code>',
-      share: 15,
-      target: CONTRACT_PROBLEM_CODES.map((code) => `/problems/${code}`),
-      conditional: 0.25,
-      expect: document(),
-    },
+    { label: 'GET /problems/<code>', share: 15, target: PROBLEM_PAGES, conditional: 0.25, expect: document() },
   ]),
   homepage: viaClient(
-    [...ACCEPTS, ...ODD_ACCEPTS].map((accept) => ({
-      label: `/ as ${prefersMarkdown(accept) ? 'markdown' : 'html'} (Accept ${JSON.stringify(accept)})`,
-      method: MOSTLY_GET,
-      target: '/',
-      headers: accept && `Accept: ${accept}\r\n`,
-      conditional: 0.2,
-      expect: homepage(prefersMarkdown(accept)),
-    })),
+    [...ACCEPTS, ...ODD_ACCEPTS].map((accept): Row => {
+      const markdown = prefersMarkdown(accept)
+      const label = `/ as ${markdown ? 'markdown' : 'html'} (Accept ${JSON.stringify(accept)})`
+      return { label, method: MOSTLY_GET, target: '/', headers: accept && `Accept: ${accept}\r\n`, conditional: 0.2, expect: homepage(markdown) }
+    }),
   ),
   pages: viaClient([
-    { share: 85, method: MOSTLY_GET, target: '/pricing /contact /login /developers', headers: 'Accept: text/html\r\n', expect: page(200) },
-    {
-      label: '<unknown page>',
-      share: 15,
-      method: MOSTLY_GET,
-      target: '/no-such-page /pricing/extra /developer',
-      headers: 'Accept: text/html\r\n',
-      expect: page(404),
-    },
+    { share: 85, method: MOSTLY_GET, target: '/pricing /contact /login /developers', headers: HTML, expect: page(200) },
+    { label: '<unknown page>', share: 15, method: MOSTLY_GET, target: '/no-such-page /pricing/extra /developer', headers: HTML, expect: page(404) },
   ]),
   // Several requests on one connection at once, the last closing it: REST, documents, MCP.
   pipelined: [
@@ -314,22 +296,10 @@ function cookie({ random }: CaseContext): string {
 }
 
 const PATH_PIECES = [
-  ...['health', 'capabilities', 'resources', 'product-overview', 'agent-boundaries', '.', '..', '%2e', '%2E%2e', '%2f', '%2F', '', ';', 'a=b'],
-  ...[
-    '%00',
-    '%',
-    '%G1',
-    '%e0%a4',
-    '%C0%AE',
-    '%ff',
-    '~',
-    "!$&'()*+,",
-    '@:',
-    '%F0%9F%98%80',
-    encodeURIComponent('ünïcødé'),
-    encodeURIComponent('资源'),
-  ],
-  'x'.repeat(200),
+  ...'health capabilities resources product-overview agent-boundaries . .. %2e %2E%2e %2f %2F'.split(' '),
+  '',
+  ...";|a=b|%00|%|%G1|%e0%a4|%C0%AE|%ff|~|!$&'()*+,|@:|%F0%9F%98%80".split('|'),
+  ...[encodeURIComponent('ünïcødé'), encodeURIComponent('资源'), 'x'.repeat(200)],
 ]
 /** A random path under the API: dot segments, encoded slashes and bytes, invalid escapes, unicode. */
 function randomApiPath({ random }: CaseContext): string {
@@ -345,6 +315,7 @@ const getRows = (table: string): Row[] =>
     .map((line) => line.split(' ') as [string, string])
     .map(([expected, target]) => ({ label: short(target), target, expect: expected === 'rest' ? rest() : status(Number(expected)) }))
 const TOOLS_LIST = JSON.stringify(request('tools/list'))
+const FOUR_TARGETS = `${HEALTH} ${MCP_PATH} / /pricing`
 const nestedArgument = (resourceId: unknown) => ({
   jsonrpc: '2.0',
   id: 9,
@@ -355,7 +326,27 @@ const deeplyNested = ({ random }: CaseContext) => {
   const depth = integer(random, 5_000, 50_000)
   return JSON.stringify(nestedArgument(0)).replace('"resourceId":0', `"resourceId":${'['.repeat(depth)}${']'.repeat(depth)}`)
 }
-const contentTypes = (...types: string[]) => types.map((type) => `Content-Type: ${type}\r\n`)
+/** Content-Type lines, one per type of a `|`-separated list, each after `before`. */
+const contentTypes = (types: string, before = '') => types.split('|').map((type) => `${before}Content-Type: ${type}\r\n`)
+const NOT_JSON_TYPES = 'text/plain|application/x-www-form-urlencoded|multipart/form-data; boundary=x|application/jsonx|text/json'
+const FORM_TYPES = 'application/json|application/x-www-form-urlencoded|text/plain'
+const PAGE_TARGETS = '/ /openapi.json /pricing /contact'
+const NEXT_ACTION = `Content-Type: text/plain;charset=UTF-8\r\nNext-Action: ${'f'.repeat(40)}\r\nAccept: text/x-component\r\n`
+const NOT_A_STRING = /must be a string, not an array/
+const OTHER_METHODS = 'POST PUT PATCH DELETE PROPFIND QUERY SEARCH PURGE TRACE OPTIONS MKCOL LINK'
+const MCP_OTHER_METHODS = 'DELETE PUT PATCH HEAD OPTIONS TRACE PROPFIND'
+const API_TARGETS = `${HEALTH} ${RESOURCE} ${API}/resources/nope ${API}/nope ${API}`
+/** Header lines of the header floods under the limit, and of one over it. */
+const FLOOD = {
+  bigValue: ({ random }: CaseContext) => `X-Big: ${'a'.repeat(integer(random, 20_000, 100_000))}\r\n`,
+  forwardedFor: (ctx: CaseContext) => lines(200, () => `X-Forwarded-For: ${ctx.pool.forwardedFor(ctx.random)}\r\n`),
+  accept: `Accept: ${Array.from({ length: 400 }, (_, i) => `text/x-${i};q=0.${i % 10}`).join(', ')}\r\n`,
+  mcpMethod: mirrored('tools/list') + lines(299, () => 'Mcp-Method: tools/list\r\n'),
+  tokenNames: "!#$%&'*+-.^_`|~09AZaz: v\r\nX-Empty:\r\nX-Spaces:    padded   \r\n",
+}
+const DOCUMENT_TARGETS = '/ /openapi.json /llms.txt /robots.txt /problems/method_not_allowed /.well-known/mcp.json'
+/** Refused as too large, or as no HTTP at all: a 4xx, or a close when the server stops reading. */
+const REFUSED = (code: number) => ({ expect: status(code), orClose: true })
 const rawRows = (expected: number, rows: Record<string, string>): Row[] =>
   Object.entries(rows).map(([label, raw]) => ({ label, raw, expect: status(expected) }))
 
@@ -426,26 +417,9 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
     { label: 'modern batch', headers: `MCP-Protocol-Version: ${MODERN}\r\n`, body: [[ping, { ...ping, id: 8 }]], expect: mcp(400, -32600) },
     { label: '2 MB + 1 body', headers: OLD, body: BIG, expect: mcp(413, -31413) },
     { label: '2 MB + 1 chunked body', how: 'chunked', headers: OLD, body: BIG, expect: mcp(413, -31413) },
-    {
-      label: 'Content-Type {content-type}',
-      headers: contentTypes(
-        'text/plain',
-        'application/x-www-form-urlencoded',
-        'multipart/form-data; boundary=x',
-        'application/jsonx',
-        'text/json',
-      ).map((h) => OLD + h),
-      body: ping,
-      expect: mcp(415, -31415),
-    },
+    { label: 'Content-Type {content-type}', headers: contentTypes(NOT_JSON_TYPES, OLD), body: ping, expect: mcp(415, -31415) },
     // A nested resourceId once overflowed JSON.stringify (-32603).
-    {
-      label: 'deeply nested tool argument',
-      headers: OLD,
-      body: deeplyNested,
-      sent: nestedArgument([]),
-      expect: mcp(200, undefined, /must be a string, not an array/),
-    },
+    { label: 'deeply nested tool argument', headers: OLD, body: deeplyNested, sent: nestedArgument([]), expect: mcp(200, undefined, NOT_A_STRING) },
     { label: 'modern tools/list', headers: mirrored('resources/list'), body: request('tools/list'), expect: mcp(400, -32020) },
     { label: 'modern without _meta', headers: mirrored('tools/list'), body: { ...request('tools/list'), params: {} }, expect: mcp(400, -32602) },
     { label: 'unsupported version', headers: 'MCP-Protocol-Version: 2099-01-01\r\n', body: ping, expect: mcp(400, -32022) },
@@ -458,61 +432,22 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
     {
       label: 'POST 2 MB to a page or document',
       method: 'POST',
-      target: '/ /openapi.json /pricing /contact',
-      headers: contentTypes('application/json', 'application/x-www-form-urlencoded', 'text/plain'),
+      target: PAGE_TARGETS,
+      headers: contentTypes(FORM_TYPES),
       body: BIG,
       expect: status(405),
     },
-    {
-      label: 'POST page with a forged Next-Action',
-      method: 'POST',
-      target: '/contact',
-      headers: `Content-Type: text/plain;charset=UTF-8\r\nNext-Action: ${'f'.repeat(40)}\r\nAccept: text/x-component\r\n`,
-      body: '["$K1"]',
-      expect: status(405),
-    },
+    { label: 'POST page with a forged Next-Action', method: 'POST', target: '/contact', headers: NEXT_ACTION, body: '["$K1"]', expect: status(405) },
   ]),
   'header-flood': [
     { label: 'hundreds of headers', target: HEALTH, headers: numbered(100, 900, (i) => `X-F${i}: v\r\n`), expect: rest() },
-    {
-      label: 'thousands of headers (> 16 KiB)',
-      target: HEALTH,
-      headers: numbered(1_500, 3_000, (i) => `X-Flood-${i}: value\r\n`),
-      expect: status(431),
-      orClose: true,
-    },
-    {
-      label: 'one 20-100 KB header value',
-      target: `${HEALTH} ${MCP_PATH} / /pricing`,
-      headers: ({ random }) => `X-Big: ${'a'.repeat(integer(random, 20_000, 100_000))}\r\n`,
-      expect: status(431),
-      orClose: true,
-    },
+    { label: 'thousands of headers (> 16 KiB)', target: HEALTH, headers: numbered(1_500, 3_000, (i) => `X-Flood-${i}: value\r\n`), ...REFUSED(431) },
+    { label: 'one 20-100 KB header value', target: FOUR_TARGETS, headers: FLOOD.bigValue, ...REFUSED(431) },
     { label: '15 KB of headers (under the limit)', target: HEALTH, headers: lines(55, (i) => `X-Wide-${i}: ${'w'.repeat(250)}\r\n`), expect: rest() },
-    {
-      label: '200 X-Forwarded-For lines',
-      target: HEALTH,
-      headers: (ctx) => lines(200, () => `X-Forwarded-For: ${ctx.pool.forwardedFor(ctx.random)}\r\n`),
-      expect: rest(),
-    },
-    {
-      label: '8 KB Accept on /',
-      target: '/',
-      headers: `Accept: ${Array.from({ length: 400 }, (_, i) => `text/x-${i};q=0.${i % 10}`).join(', ')}\r\n`,
-      expect: status(200),
-    },
-    {
-      label: '300 Mcp-Method lines',
-      headers: mirrored('tools/list') + lines(299, () => 'Mcp-Method: tools/list\r\n'),
-      body: request('tools/list'),
-      expect: mcp(400, -32020),
-    },
-    {
-      label: 'every token character in header names',
-      target: HEALTH,
-      headers: "!#$%&'*+-.^_`|~09AZaz: v\r\nX-Empty:\r\nX-Spaces:    padded   \r\n",
-      expect: rest(),
-    },
+    { label: '200 X-Forwarded-For lines', target: HEALTH, headers: FLOOD.forwardedFor, expect: rest() },
+    { label: '8 KB Accept on /', target: '/', headers: FLOOD.accept, expect: status(200) },
+    { label: '300 Mcp-Method lines', headers: FLOOD.mcpMethod, body: request('tools/list'), expect: mcp(400, -32020) },
+    { label: 'every token character in header names', target: HEALTH, headers: FLOOD.tokenNames, expect: rest() },
     {
       label: 'obs-text in Mcp-Method',
       headers: mirrored('tools/l\xefst'),
@@ -537,49 +472,26 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
     })),
   ]),
   'wrong-method': [
-    {
-      label: 'another method on the API',
-      method: 'POST PUT PATCH DELETE PROPFIND QUERY SEARCH PURGE TRACE OPTIONS MKCOL LINK',
-      target: `${HEALTH} ${RESOURCE} ${API}/resources/nope ${API}/nope ${API}`,
-      headers: EMPTY,
-      expect: rest(),
-    },
+    { label: 'another method on the API', method: OTHER_METHODS, target: API_TARGETS, headers: EMPTY, expect: rest() },
     { label: 'GET /mcp (an event stream)', target: MCP_PATH, headers: 'Accept: text/event-stream\r\n', expect: mcp(405, -31405) },
-    {
-      label: 'another method on /mcp',
-      method: 'DELETE PUT PATCH HEAD OPTIONS TRACE PROPFIND',
-      target: MCP_PATH,
-      headers: EMPTY,
-      expect: mcp(405, -31405),
-    },
-    {
-      label: 'another method on a document',
-      method: 'POST PUT DELETE PATCH TRACE',
-      target: '/ /openapi.json /llms.txt /robots.txt /problems/method_not_allowed /.well-known/mcp.json',
-      headers: EMPTY,
-      expect: status(405),
-    },
+    { label: 'another method on /mcp', method: MCP_OTHER_METHODS, target: MCP_PATH, headers: EMPTY, expect: mcp(405, -31405) },
+    { label: 'another method on a document', method: 'POST PUT DELETE PATCH TRACE', target: DOCUMENT_TARGETS, headers: EMPTY, expect: status(405) },
     { label: 'another method on a page', method: 'POST PUT DELETE TRACE PROPFIND', target: '/pricing /login', headers: EMPTY, expect: status(405) },
     // Refused on its method before its body is read: answered at once, not cut off when the body never comes.
     {
       label: 'POST to the API, its body still arriving',
       method: 'POST',
       target: HEALTH,
-      headers: `${JSON_TYPE}Content-Length: 100000\r\n`,
+      headers: LONG_BODY,
       body: '{"jsonrpc":"2.0",',
       expect: rest(),
     },
     { label: 'CONNECT', raw: 'CONNECT {host} HTTP/1.1\r\nHost: {host}\r\n\r\n', expect: 'close' },
-    { label: 'unknown method', method: 'FOO get TRACK G\x00T BREW', target: HEALTH, expect: status(400), orClose: true },
+    { label: 'unknown method', method: 'FOO get TRACK G\x00T BREW', target: HEALTH, ...REFUSED(400) },
   ],
   garbage: [
-    {
-      label: 'TLS ClientHello',
-      raw: Buffer.from('16030100a5010000a10303000102030405060708090a0b0c0d0e0f', 'hex'),
-      expect: status(400),
-      orClose: true,
-    },
-    { label: 'HTTP/2 preface', raw: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', expect: status(400), orClose: true },
+    { label: 'TLS ClientHello', raw: Buffer.from('16030100a5010000a10303000102030405060708090a0b0c0d0e0f', 'hex'), ...REFUSED(400) },
+    { label: 'HTTP/2 preface', raw: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', ...REFUSED(400) },
     ...rawRows(400, {
       'header without a colon': `GET ${HEALTH} HTTP/1.1\r\n{head}Broken header\r\n\r\n`,
       'obs-fold': `GET ${HEALTH} HTTP/1.1\r\n{head}X-A: a\r\n folded\r\n\r\n`,
@@ -608,19 +520,12 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
 /** Slow clients by kind: each must be cut off by the server's timeouts (408, or a close). */
 const SLOW_ROWS: Record<SlowCategory, readonly Row[]> = {
   'idle-connection': [{ label: 'connect and send nothing', how: 'idle', expect: 'cut-off' }],
-  'slow-headers': [{ label: 'headers trickled', how: 'slow-headers', target: `${HEALTH} ${MCP_PATH} / /pricing`, expect: 'cut-off' }],
+  'slow-headers': [{ label: 'headers trickled', how: 'slow-headers', target: FOUR_TARGETS, expect: 'cut-off' }],
   // 300 pipelined requests for the 30 KB OpenAPI document, never read: about 9 MB, more than the
   // kernel's socket buffers take, so the server holds the rest until it gives up on the reader.
   'slow-reader': [{ label: 'pipelined /openapi.json, never read', how: 'unread', target: '/openapi.json', repeat: 300, expect: 'cut-off' }],
   'slow-body': [
-    {
-      label: 'body trickled',
-      how: 'slow-body',
-      method: 'POST',
-      target: MCP_PATH,
-      headers: [`${JSON_TYPE}Content-Length: 100000\r\n`, `${JSON_TYPE}Transfer-Encoding: chunked\r\n`],
-      expect: 'cut-off',
-    },
+    { label: 'body trickled', how: 'slow-body', method: 'POST', target: MCP_PATH, headers: [LONG_BODY, CHUNKED_JSON], expect: 'cut-off' },
   ],
 }
 
@@ -708,6 +613,8 @@ function requestOf(ctx: CaseContext, row: Row, client: string) {
       `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\nX-Forwarded-For: ${client}\r\n${close ? 'Connection: close\r\n' : ''}${lines}${length}`,
       row.latin1 ? 'latin1' : 'utf8',
     )
+  /** The whole request: head, blank line and body. */
+  const whole = (close: boolean) => Buffer.concat([message(close), Buffer.from('\r\n'), Buffer.from(body ?? '')])
   return {
     method,
     target,
@@ -716,6 +623,7 @@ function requestOf(ctx: CaseContext, row: Row, client: string) {
     size,
     label,
     message,
+    whole,
     judge: (answer: Answer) => (expected ? answerProblems(judged, answer, expected) : []),
     consistencyKey:
       method === 'GET' && !conditional && ['rest', 'document', 'homepage'].includes(expected?.kind ?? '')
@@ -741,14 +649,12 @@ function rowCase(ctx: CaseContext, category: Category, row: Row, client = ctx.po
   if (how === 'pipelined') {
     const count = typeof row.repeat === 'number' ? row.repeat : integer(ctx.random, ...(row.repeat ?? [1, 1]))
     const parts = Array.from({ length: count }, () => requestOf(ctx, pickRow(ctx, row.parts ?? []), ctx.pool.forwardedFor(ctx.random)))
-    const payload = Buffer.concat(parts.flatMap((part, i) => [part.message(i === count - 1), Buffer.from('\r\n'), Buffer.from(part.body ?? '')]))
+    const payload = Buffer.concat(parts.map((part, i) => part.whole(i === count - 1)))
+    const plan = { payload, expectAnswers: count, headMethods: parts.map((part) => part.method === 'HEAD'), pauseReadingMs: row.pauseMs }
     return {
       ...base,
       label: `${count} ${r.label}`,
-      send: {
-        kind: 'raw',
-        plan: { payload, expectAnswers: count, headMethods: parts.map((part) => part.method === 'HEAD'), pauseReadingMs: row.pauseMs },
-      },
+      send: { kind: 'raw', plan },
       boundMs: HANG_MS + (row.pauseMs ?? 0),
       timed: !row.pauseMs,
       expect,
@@ -766,8 +672,7 @@ function rowCase(ctx: CaseContext, category: Category, row: Row, client = ctx.po
     return { ...base, send: { kind: 'raw', plan: { payload } }, expect }
   }
   if (how === 'whole') {
-    const payload = Buffer.concat([r.message(true), Buffer.from('\r\n'), Buffer.from(r.body ?? '')])
-    return { ...base, send: { kind: 'raw', plan: { payload, headMethods: [r.method === 'HEAD'] } }, expect }
+    return { ...base, send: { kind: 'raw', plan: { payload: r.whole(true), headMethods: [r.method === 'HEAD'] } }, expect }
   }
   // Slow clients: cut off inside the window of their kind; a 408 when the server answers at all.
   const window = cutOffWindow(category as SlowCategory)
@@ -782,36 +687,15 @@ function rowCase(ctx: CaseContext, category: Category, row: Row, client = ctx.po
   if (how === 'idle') return { ...slow, send: { kind: 'raw', plan: { payload: '' } } }
   if (how === 'slow-headers') return { ...slow, send: { kind: 'raw', plan: { payload: head, trickle: { bytes: 'X-Slow: drip\r\n', everyMs: 400 } } } }
   if (how === 'unread') {
-    const payload = Buffer.concat(Array.from({ length: Number(row.repeat) }, () => Buffer.concat([head, Buffer.from('\r\n')])))
+    const payload = Buffer.concat(Array.from({ length: Number(row.repeat) }, () => r.whole(false)))
     return { ...slow, label: `${row.repeat} ${r.label}`, judge: undefined, send: { kind: 'raw', plan: { payload, neverRead: true } } }
   }
   const chunked = 'transfer-encoding' in r.headers
   const payload = Buffer.concat([head, Buffer.from(`\r\n${chunked ? '1000\r\n' : ''}{"jsonrpc":"2.0",`)])
-  return {
-    ...slow,
-    label: `${r.label} to ${r.target}${chunked ? ' (chunked)' : ''}`,
-    send: { kind: 'raw', plan: { payload, trickle: { bytes: ' ', everyMs: 500 } } },
-  }
+  const label = `${r.label} to ${r.target}${chunked ? ' (chunked)' : ''}`
+  return { ...slow, label, send: { kind: 'raw', plan: { payload, trickle: { bytes: ' ', everyMs: 500 } } } }
 }
 
-/** How often each category is picked, relative to the others of its kind. */
-const VALID_SHARES: Record<ValidCategory, number> = {
-  rest: 32,
-  'mcp-modern': 23,
-  'mcp-legacy': 10,
-  documents: 13,
-  homepage: 9,
-  pages: 9,
-  pipelined: 4,
-}
-const HOSTILE_SHARES: Record<HostileCategory, number> = {
-  'bad-path': 22,
-  'bad-body': 25,
-  'header-flood': 15,
-  'hostile-cookie': 15,
-  'wrong-method': 13,
-  garbage: 10,
-}
 const pickCategory = <C extends string>(ctx: CaseContext, shares: Record<C, number>) =>
   pickShare(ctx.random, Object.keys(shares) as C[], (c) => shares[c])
 

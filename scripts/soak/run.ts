@@ -185,6 +185,7 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS) {
   const port = await freePort()
   const site = await startSite({ TRUST_PROXY: '127.0.0.1', FLAGS_SECRET }, { port })
   const pid = site.process.pid as number
+  const rss = () => processRssMb(pid)
   const random = seededRandom(options.seed)
   const pool = clientPool(options.clients)
   const ctx: CaseContext = { port, baseUrl: site.baseUrl, random, pool, etags: new Map(), bigFiller: Buffer.alloc(2 * 1024 * 1024 + 1, 0x20) }
@@ -203,29 +204,17 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS) {
     return done
   }
   const cpuNow = () => ({ serverSeconds: processCpuMs(pid) / 1000, soakSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6 })
-  const memory = {
-    coldMb: processRssMb(pid),
-    beforeMb: 0,
-    peakMb: 0,
-    afterMb: 0,
-    allowedGrowthMb: 0,
-    settleTimelineMb: [] as number[],
-    settledAfterMs: 0,
-  }
-  const sampler = setInterval(() => (memory.peakMb = Math.max(memory.peakMb, processRssMb(pid))), 200)
+  const memory = { coldMb: rss(), beforeMb: 0, peakMb: 0, afterMb: 0, allowedGrowthMb: 0, settleTimelineMb: [] as number[], settledAfterMs: 0 }
+  const sampler = setInterval(() => (memory.peakMb = Math.max(memory.peakMb, rss())), 200)
   const greedy: ReturnType<typeof greedyCheck>['summary'][] = []
-  let [trafficMs, cpu, quota, flood] = [
-    0,
-    cpuNow(),
-    [] as Awaited<ReturnType<typeof burstUntilRefused>>[],
-    null as Awaited<ReturnType<typeof uploadFlood>> | null,
-  ]
+  let [trafficMs, cpu, quota] = [0, cpuNow(), [] as Awaited<ReturnType<typeof burstUntilRefused>>[]]
+  let flood: Awaited<ReturnType<typeof uploadFlood>> | null = null
   try {
     log(`soak: site on ${site.baseUrl} (pid ${pid}), TRUST_PROXY=127.0.0.1, ${options.clients} simulated clients; warming up`)
     const warm = cases.warmUpCases(ctx)
     for (let i = 0; i < warm.length; i += 8) await Promise.all(warm.slice(i, i + 8).map(execute))
     await sleep(1_000)
-    memory.beforeMb = memory.peakMb = processRssMb(pid)
+    memory.beforeMb = memory.peakMb = rss()
     cpu = cpuNow()
 
     log(`soak: ${options.seconds} s of traffic, at most ${options.maxRequests} requests, ~${options.rate}/s valid + hostile`)
@@ -279,7 +268,7 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS) {
 
     await Promise.all([...workers, ...greedyWorkers])
     trafficMs = performance.now() - trafficStart
-    memory.peakMb = Math.max(memory.peakMb, processRssMb(pid))
+    memory.peakMb = Math.max(memory.peakMb, rss())
     const cpuAfter = cpuNow()
     cpu = { serverSeconds: cpuAfter.serverSeconds - cpu.serverSeconds, soakSeconds: cpuAfter.soakSeconds - cpu.soakSeconds }
     log(
@@ -294,7 +283,7 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS) {
     const settle = (async () => {
       const settleStart = performance.now()
       for (; ; await sleep(1000)) {
-        memory.afterMb = processRssMb(pid)
+        memory.afterMb = rss()
         memory.settleTimelineMb.push(Math.round(memory.afterMb))
         if (settled() || performance.now() - settleStart >= options.settleSeconds * 1000) break
       }
@@ -333,22 +322,7 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS) {
   }
   const { log: _, ...settings } = options
   const { outcomes, latency, cutOffMs, violations, violationCount, requests } = recorder
+  const phases = { trafficMs, requests, outcomes, latency, cutOffMs, memory, cpu, quota, uploadFlood: flood, greedy }
   const clients = { total: pool.addresses.length, ipv6: pool.ipv6 }
-  return {
-    options: settings,
-    durationMs: performance.now() - started,
-    trafficMs,
-    requests,
-    outcomes,
-    latency,
-    cutOffMs,
-    memory,
-    cpu,
-    quota,
-    uploadFlood: flood,
-    greedy,
-    clients,
-    violations,
-    violationCount,
-  }
+  return { options: settings, durationMs: performance.now() - started, ...phases, clients, violations, violationCount }
 }

@@ -96,27 +96,15 @@ function chunkedBody(rest: Buffer): [Buffer, number] | null {
 }
 
 /** Incremental HTTP/1.1 response reader: answers in order, 1xx skipped, bodies by length, chunks or close. */
-class ResponseReader {
-  #buffer: Buffer = Buffer.alloc(0)
-  readonly answers: Answered[]
-  readonly headMethods: readonly boolean[]
-  constructor(answers: Answered[], headMethods: readonly boolean[]) {
-    this.answers = answers
-    this.headMethods = headMethods
-  }
-
-  push(chunk: Buffer, atClose = false): void {
-    this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk])
-    while (this.#parseOne(atClose));
-  }
-
-  #parseOne(atClose: boolean): boolean {
-    const headEnd = this.#buffer.indexOf('\r\n\r\n')
+function responseReader(answers: Answered[], headMethods: readonly boolean[]): (chunk: Buffer, atClose?: boolean) => void {
+  let buffer: Buffer = Buffer.alloc(0)
+  const parseOne = (atClose: boolean): boolean => {
+    const headEnd = buffer.indexOf('\r\n\r\n')
     if (headEnd < 0) return false
-    const [statusLine = '', ...lines] = this.#buffer.subarray(0, headEnd).toString('latin1').split('\r\n')
+    const [statusLine = '', ...lines] = buffer.subarray(0, headEnd).toString('latin1').split('\r\n')
     const match = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine)
     if (!match) {
-      this.#buffer = Buffer.alloc(0)
+      buffer = Buffer.alloc(0)
       return false
     }
     const status = Number(match[1])
@@ -127,18 +115,22 @@ class ResponseReader {
       const value = line.slice(colon + 1).trim()
       if (colon > 0) headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`
     }
-    const rest = this.#buffer.subarray(headEnd + 4)
+    const rest = buffer.subarray(headEnd + 4)
     let framed: [Buffer, number] | null = [Buffer.alloc(0), 0]
-    if (status < 200 || this.headMethods[this.answers.length] || status === 204 || status === 304) framed = [Buffer.alloc(0), 0]
+    if (status < 200 || headMethods[answers.length] || status === 204 || status === 304) framed = [Buffer.alloc(0), 0]
     else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) framed = chunkedBody(rest)
     else if (headers['content-length'] !== undefined) {
       const length = Number(headers['content-length'])
       framed = rest.length < length ? null : [rest.subarray(0, length), length]
     } else framed = atClose ? [rest, rest.length] : null
     if (!framed) return false
-    if (status >= 200) this.answers.push({ status, headers, body: framed[0] })
-    this.#buffer = rest.subarray(framed[1])
+    if (status >= 200) answers.push({ status, headers, body: framed[0] })
+    buffer = rest.subarray(framed[1])
     return true
+  }
+  return (chunk, atClose = false) => {
+    buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk])
+    while (parseOne(atClose));
   }
 }
 
@@ -177,7 +169,7 @@ export function serverSideEstablished(serverPort: number, clientPort: number): b
 export function rawExchange(port: number, plan: RawPlan, boundMs: number): Promise<Outcome> {
   return bounded(boundMs, (finish, answers) => {
     const expectAnswers = plan.expectAnswers ?? 1
-    const reader = new ResponseReader(answers, plan.headMethods ?? [])
+    const read = responseReader(answers, plan.headMethods ?? [])
     const socket = connect({ host: LOOPBACK, port })
     let ticker: NodeJS.Timeout | undefined
     let error: string | undefined
@@ -205,13 +197,13 @@ export function rawExchange(port: number, plan: RawPlan, boundMs: number): Promi
       }
     })
     socket.on('data', (chunk: Buffer) => {
-      reader.push(chunk)
-      if (reader.answers.length >= expectAnswers) end('answered')
+      read(chunk)
+      if (answers.length >= expectAnswers) end('answered')
     })
     socket.on('error', (cause: Error) => (error = cause.message))
     socket.on('close', () => {
-      reader.push(Buffer.alloc(0), true)
-      end(reader.answers.length >= expectAnswers ? 'answered' : 'closed')
+      read(Buffer.alloc(0), true)
+      end(answers.length >= expectAnswers ? 'answered' : 'closed')
     })
     return () => {
       clearInterval(ticker)
