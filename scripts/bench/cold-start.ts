@@ -11,12 +11,12 @@
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { SETTING_VARIABLES } from '../../lib/env.ts'
 import { operationPath } from '../../lib/contract/operations.ts'
 import { processCpuMs } from '../../harness/proc-stats.ts'
+import { freePort } from '../../harness/site-server.ts'
 import { benchCases } from './cases.ts'
 import { BUILD_SOURCES, buildCopy, copyForBuild } from '../../harness/project-build.ts'
 import { runVercelFunction, VercelOutput } from '../../harness/vercel-output.ts'
@@ -80,17 +80,6 @@ function buildBoth(): { site: string; bare: string } {
   buildCopy(site, 'vercel', buildEnv())
   buildBare(bare)
   return { site, bare }
-}
-
-async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
 }
 
 /** `npm start` (its Node flags from package.json) in `dir`, from process start to the first answer to the health path. */
