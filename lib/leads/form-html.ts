@@ -175,7 +175,13 @@ function renderField(field: LeadFormFieldView, value: string, error: string | un
 function renderForm(view: LeadFormView, values: LeadFormValues, errors: LeadFormErrors, message: string | undefined): string {
   const headingId = `${LEAD_FORM_ID}-heading`
   const wrong = view.fields.filter((field) => errors[field.name]).length
-  const text = message ?? (wrong > 0 ? `${wrong === 1 ? 'One field needs' : `${wrong} fields need`} another look; the message is beside it.` : null)
+  const text =
+    message ??
+    (wrong > 0
+      ? wrong === 1
+        ? 'One field needs another look; the message is beside it.'
+        : `${wrong} fields need another look; the messages are beside them.`
+      : null)
   const summary = text ? `<p class="lead-summary" role="alert">${escapeHtml(text)}</p>` : ''
   return (
     `<form class="card lead-form"${attribute('id', LEAD_FORM_ID)} method="post"${attribute('action', LEAD_FORM_PATH)}` +

@@ -158,7 +158,7 @@ describe.each(SERVERS)('the contact form on %s', (server) => {
     expect(response.headers.get('content-security-policy')).toContain("form-action 'self';")
     const html = await response.text()
     expect(html).toContain('<h1>Contact</h1>')
-    expect(html).toContain('<p class="lead-summary" role="alert">3 fields need another look; the message is beside it.</p>')
+    expect(html).toContain('<p class="lead-summary" role="alert">3 fields need another look; the messages are beside them.</p>')
     expect(html).toContain('value="O&#39;Brien &quot;Bob&quot; &lt;b&gt;bold&lt;/b&gt; &amp; 👩🏽‍💻 شريف"')
     expect(html).not.toContain('<b>bold</b>')
     expect(html).toContain('<span class="lead-error" id="lead-email-error">Please enter an email address such as name@company.com.</span>')
