@@ -3,8 +3,11 @@
  * cold, and its first request pays for every module it loads; these are loaded by the request that
  * uses them, once per process:
  *
- * - the MCP handler (the MCP SDK, its zod schemas, Ajv): on the first request to /mcp. REST requests
- *   never need it. It is this app's own module, above this layer: lib/agent-routes.ts imports it.
+ * - the MCP handler (the MCP SDK, zod and its schemas, the Ajv the SDK's Node entry imports): on the
+ *   first request to /mcp. REST requests and the contact form never need it, so nothing they import
+ *   imports the SDK (a request body is read by lib/http/agent-request.ts, not by the SDK's reader).
+ *   It is this app's own module, above this layer: lib/agent-routes.ts imports it. It compiles no
+ *   validator: tool results are taken as built (lib/mcp/server.ts).
  * - the Flags SDK (`flags`, with its JWE library): only where Vercel's request context takes flag
  *   values (on Vercel), to report the rollout flag's value as the SDK does.
  * - its Next.js adapter (`flags/next`): only for a Flags Explorer override cookie, with FLAGS_SECRET
@@ -21,8 +24,8 @@
  * router reads the operation table, whose schemas sit apart (lib/contract/operation-schemas.ts), and
  * the catalog's bodies are built in their schemas' form and checked by the build, not at run time
  * (lib/agent/catalog.ts). Elsewhere: OpenTelemetry's SDK is imported only when an OTLP endpoint is set
- * (lib/telemetry/register.ts); bodies are compressed on the first request that accepts a compressed
- * answer (lib/http/respond.ts).
+ * (lib/telemetry/register.ts); a body is compressed on the first request that takes it compressed,
+ * never at start-up (lib/http/compression.ts: the agent API's answers and npm start's prerendered output).
  */
 
 const once = <T>(load: () => Promise<T>) => {

@@ -5,8 +5,6 @@
  * the route's limit (building a Fetch `Request` for each call cost about a tenth of an MCP answer),
  * with the client address it resolved and whether the answer goes compressed.
  */
-import { readRequestBody } from '@modelcontextprotocol/server'
-
 /** Header values by name, as `Headers` gives them: names case-insensitive, a repeated name's values joined. */
 export interface HeaderReader {
   get(name: string): string | null
@@ -43,14 +41,28 @@ const decoder = new TextDecoder()
 
 /**
  * The body as UTF-8 text, or `tooLarge` when its declared or actual length is over `limit`. A web
- * request is read by the MCP SDK's reader (its transport's own verdict, which may throw on a failed
- * stream); a plain one was read already, at most one byte over the limit, and gets the same verdict.
+ * request's stream is read until it ends or passes the limit (a failed stream throws); a plain one was
+ * read already, at most one byte over the limit, and gets the same verdict. The MCP SDK has a reader
+ * like this one, but importing the SDK for it would load the SDK and zod in every function that reads
+ * a body (the contact form's, and a REST instance's first request with them).
  */
 export async function readBodyText(request: AgentRequest, limit: number): Promise<{ tooLarge: true } | { tooLarge: false; text: string }> {
-  if (request instanceof Request) return await readRequestBody(request, limit)
-  const { headers, bytes } = request
-  if (Number(headers.get('content-length')) > limit || (bytes?.byteLength ?? 0) > limit) return { tooLarge: true }
-  return { tooLarge: false, text: bytes ? decoder.decode(bytes) : '' }
+  const declared = Number(request.headers.get('content-length'))
+  if (declared > limit) return { tooLarge: true }
+  if (!(request instanceof Request)) {
+    const { bytes } = request
+    if ((bytes?.byteLength ?? 0) > limit) return { tooLarge: true }
+    return { tooLarge: false, text: bytes ? decoder.decode(bytes) : '' }
+  }
+  if (request.body === null) return { tooLarge: false, text: '' }
+  const chunks: Uint8Array[] = []
+  let received = 0
+  for await (const chunk of request.body) {
+    received += chunk.byteLength
+    if (received > limit) return { tooLarge: true }
+    chunks.push(chunk)
+  }
+  return { tooLarge: false, text: decoder.decode(Buffer.concat(chunks)) }
 }
 
 /** Whether the answer to `request` goes compressed: only where the server asked for it (see PlainRequest). */

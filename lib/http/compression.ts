@@ -1,7 +1,8 @@
 /**
  * Compression of bodies built once (prerendered output, the agent API's answers): gzip and brotli at
- * their best settings, computed once per body, never per request; the client's Accept-Encoding picks
- * one (RFC 9110 §12.5.3). Small bodies go as they are: the saving would not pay for the work.
+ * their best settings, computed once per body on the first request that asks for a compressed answer,
+ * never per request and never for a body nobody asks for; the client's Accept-Encoding picks one
+ * (RFC 9110 §12.5.3). Small bodies go as they are: the saving would not pay for the work.
  */
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib'
 import { parseAcceptEncoding, qualityOfCoding } from './negotiate.ts'
@@ -13,12 +14,32 @@ export interface EncodedBodies {
   br: Uint8Array
 }
 
-/** Both encodings of a body, or null when it is too small to compress. */
-export function encodeBody(identity: Uint8Array): EncodedBodies | null {
-  if (identity.byteLength < MIN_COMPRESSIBLE_BYTES) return null
+/** A body built once, and its encodings. */
+export interface EncodableBody {
+  readonly bytes: Uint8Array
+  /** Whether the body is large enough to be compressed (answers of it then vary by Accept-Encoding). */
+  readonly compressible: boolean
+  /** Both encodings, or null when the body is not compressible: made when first read, then kept. */
+  readonly encoded: EncodedBodies | null
+}
+
+export function encodableBody(bytes: Uint8Array): EncodableBody {
+  const compressible = bytes.byteLength >= MIN_COMPRESSIBLE_BYTES
+  let encoded: EncodedBodies | null | undefined
   return {
-    gzip: gzipSync(identity, { level: 9 }),
-    br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.byteLength } }),
+    bytes,
+    compressible,
+    get encoded() {
+      encoded ??= compressible ? encode(bytes) : null
+      return encoded
+    },
+  }
+}
+
+function encode(bytes: Uint8Array): EncodedBodies {
+  return {
+    gzip: gzipSync(bytes, { level: 9 }),
+    br: brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } }),
   }
 }
 

@@ -9,31 +9,18 @@
 import { compressesAnswer, type AgentRequest } from './agent-request.ts'
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import type { ProblemDetails } from '../contract/schemas.ts'
-import { chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from './compression.ts'
+import { chooseEncoding, encodableBody, varyOnEncoding, type EncodableBody } from './compression.ts'
 import { API_HEADERS, CONTENT_TYPES } from './headers.ts'
 import { combineField, type HeaderList } from './header-list.ts'
 import type { HttpAnswer } from './http-answer.ts'
 
 const encoder = new TextEncoder()
 
-/** A body serialized once, with its byte length and, when worth it, its compressed forms (made when first read). */
-export interface PreparedBody {
-  text: string
-  bytes: Uint8Array
-  readonly encoded: EncodedBodies | null
-}
+/** A body serialized once, with its bytes and, when worth it, its compressed forms (made when first read). */
+export type PreparedBody = EncodableBody & { readonly text: string }
 
 export function prepareBody(text: string): PreparedBody {
-  const bytes = encoder.encode(text)
-  let encoded: EncodedBodies | null | undefined
-  return {
-    text,
-    bytes,
-    get encoded() {
-      encoded ??= encodeBody(bytes)
-      return encoded
-    },
-  }
+  return Object.assign(encodableBody(encoder.encode(text)), { text })
 }
 
 export function prepareJson(value: unknown): PreparedBody {
@@ -43,7 +30,7 @@ export function prepareJson(value: unknown): PreparedBody {
 export function respond(
   request: AgentRequest,
   status: number,
-  body: (Pick<PreparedBody, 'bytes'> & Partial<Pick<PreparedBody, 'encoded'>>) | null,
+  body: (Pick<EncodableBody, 'bytes'> & Partial<Pick<EncodableBody, 'compressible' | 'encoded'>>) | null,
   contentType: string | null,
   ...headerLists: HeaderList[]
 ): HttpAnswer {
@@ -52,12 +39,13 @@ export function respond(
   let bytes = body?.bytes ?? null
   if (body) {
     if (contentType) headers.set('content-type', contentType)
-    // The request is asked first: reading `encoded` makes the encodings.
-    if (compressesAnswer(request) && body.encoded) {
+    if (compressesAnswer(request) && body.compressible) {
       headers.set('vary', varyOnEncoding(headers.get('vary') ?? null))
       const encoding = chooseEncoding(request.headers.get('accept-encoding'))
-      if (encoding) {
-        bytes = body.encoded[encoding]
+      // Reading `encoded` makes the encodings: only for a client that takes one.
+      const encoded = encoding && body.encoded
+      if (encoding && encoded) {
+        bytes = encoded[encoding]
         headers.set('content-encoding', encoding)
       }
     }

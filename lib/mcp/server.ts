@@ -7,15 +7,17 @@
  */
 import * as sdk from '@modelcontextprotocol/server'
 import type { JSONRPCMessage, JsonSchemaType, jsonSchemaValidator, ServerOptions, Transport } from '@modelcontextprotocol/server'
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
 import { MCP_CACHE_HINTS, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import type { McpCatalog } from './catalog.ts'
 import type { McpDispatch } from './gate.ts'
 import type { McpAnswer } from './protocol.ts'
 
 /**
- * Tool input is taken as given: McpServer would answer invalid arguments in its own words, and the
- * contract's tool error names the valid ids, so each tool validates its own arguments.
+ * Values are taken as given, input and output alike. Input: McpServer would answer invalid arguments
+ * in its own words, and the contract's tool error names the valid ids, so each tool validates its own
+ * arguments. Output: every result is a REST body built once from the same schemas, and the tests check
+ * each against the tool's outputSchema; validating it again would compile Ajv validators in every new
+ * instance, the largest single cost of its first tools/call.
  */
 const AS_GIVEN: jsonSchemaValidator = { getValidator: () => (input) => ({ valid: true, data: input as never, errorMessage: undefined }) }
 /** Read-only lists that never change while the server runs. */
@@ -24,12 +26,10 @@ const CACHED = ['tools/list', 'resources/list', 'resources/templates/list', 'res
 
 /** Serves a dispatch of gate.ts; `error` is left to the caller. */
 export function createMcpEndpoint(catalog: McpCatalog): (dispatch: McpDispatch) => Promise<McpAnswer> {
-  // One validator for every instance: the SDK would otherwise build an Ajv instance per request.
-  const validator = new AjvJsonSchemaValidator()
   const options: ServerOptions = {
     capabilities: CAPABILITIES,
     instructions: catalog.instructions,
-    jsonSchemaValidator: validator,
+    jsonSchemaValidator: AS_GIVEN,
     supportedProtocolVersions: [...MCP_SUPPORTED_PROTOCOL_VERSIONS],
     cacheHints: Object.fromEntries([['server/discover', MCP_CACHE_HINTS.discover], ...CACHED]),
   }
@@ -37,7 +37,7 @@ export function createMcpEndpoint(catalog: McpCatalog): (dispatch: McpDispatch) 
   const tools = [...catalog.tools].map(([name, { definition, call }]) => {
     const { title, description, annotations, inputSchema, outputSchema } = definition
     const json = (schema: unknown) => schema as JsonSchemaType
-    const schemas = { inputSchema: sdk.fromJsonSchema(json(inputSchema), AS_GIVEN), outputSchema: sdk.fromJsonSchema(json(outputSchema), validator) }
+    const schemas = { inputSchema: sdk.fromJsonSchema(json(inputSchema), AS_GIVEN), outputSchema: sdk.fromJsonSchema(json(outputSchema), AS_GIVEN) }
     return { name, config: { title, description, annotations, ...schemas }, call }
   })
   // The SDK's server/discover lists only the 2026-07-28 revisions; the contract lists every version served.

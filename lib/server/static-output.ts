@@ -5,11 +5,12 @@
  * path and at the paths the build rewrites to it (the routes manifest's rewrites, ./rewrites.ts),
  * given the headers the build states for the URL (the routes manifest's header rules,
  * ./header-rules.ts, then the route's own headers from its `.meta`, as Next applies them), compressed
- * once, and answered from memory with ETag/304 and HEAD. Nothing here knows what a page's headers are.
+ * once when first asked for compressed, and answered from memory with ETag/304 and HEAD. Nothing here
+ * knows what a page's headers are.
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { chooseEncoding, encodeBody, varyOnEncoding, type EncodedBodies } from '../http/compression.ts'
+import { chooseEncoding, encodableBody, varyOnEncoding, type EncodableBody } from '../http/compression.ts'
 import { ifNoneMatchMatches } from '../http/conditional.ts'
 import { CONTENT_TYPES, READ_METHODS } from '../http/headers.ts'
 import type { HeaderList } from '../http/header-list.ts'
@@ -24,19 +25,17 @@ import { readRoutesManifest, type RoutesManifest } from './routes-manifest.ts'
 
 export interface StaticEntry {
   status: number
-  /** Every header but Content-Length and Content-Encoding, with `Vary: Accept-Encoding` when compressed. */
+  /** Every header but Content-Length and Content-Encoding, with `Vary: Accept-Encoding` when compressible. */
   headers: HeaderList
   etag: string | null
-  identity: Buffer
-  encoded: EncodedBodies | null
+  body: EncodableBody
 }
 
 /** A prerendered route's body, status and own headers, before the header rules of the URL it answers. */
 export interface StaticBody {
   status: number
   headers: Array<[string, string]>
-  identity: Buffer
-  encoded: EncodedBodies | null
+  body: EncodableBody
 }
 
 interface PrerenderManifest {
@@ -71,7 +70,7 @@ function readBody(appDir: string, route: string): StaticBody | null {
   const identity = routeBody ?? html
   if (!identity) return null
   const headers: Array<[string, string]> = html ? [['Content-Type', CONTENT_TYPES.html], ['ETag', weakEtag(html)], ...own] : own
-  return { status: meta.status ?? 200, headers, identity, encoded: encodeBody(identity) }
+  return { status: meta.status ?? 200, headers, body: encodableBody(identity) }
 }
 
 function readIfExists(file: string): Buffer | null {
@@ -87,12 +86,12 @@ function entryAt(body: StaticBody, ruleHeaders: ReadonlyArray<[string, string]>)
   const own = new Set(body.headers.map(([name]) => name.toLowerCase()))
   const headers: Array<[string, string]> = [...ruleHeaders.filter(([name]) => !own.has(name.toLowerCase())), ...body.headers]
   const etag = headers.find(([name]) => name.toLowerCase() === 'etag')?.[1] ?? null
-  if (!body.encoded) return { status: body.status, headers, etag, identity: body.identity, encoded: null }
+  if (!body.body.compressible) return { status: body.status, headers, etag, body: body.body }
   const vary = headers.find(([name]) => name.toLowerCase() === 'vary')
   const withVary: Array<[string, string]> = vary
     ? headers.map(([name, value]) => (name === vary[0] ? [name, varyOnEncoding(value)] : [name, value]))
     : [...headers, ['Vary', varyOnEncoding(null)]]
-  return { status: body.status, headers: withVary, etag, identity: body.identity, encoded: body.encoded }
+  return { status: body.status, headers: withVary, etag, body: body.body }
 }
 
 /** Next keeps app/ folders whose name starts with `_` private: their output answers no URL of its own. */
@@ -190,8 +189,10 @@ export function answerStatic(entry: StaticEntry, method: string, ifNoneMatch: st
   if (entry.etag && entry.status === 200 && ifNoneMatchMatches(ifNoneMatch, entry.etag)) {
     return { status: 304, headers: entry.headers.filter(([name]) => name.toLowerCase() !== 'content-type'), body: null }
   }
-  const encoding = entry.encoded ? chooseEncoding(acceptEncoding) : null
-  const body = encoding && entry.encoded ? entry.encoded[encoding] : entry.identity
+  const encoding = entry.body.compressible ? chooseEncoding(acceptEncoding) : null
+  // Reading `encoded` makes the encodings: only for a client that takes one.
+  const encoded = encoding && entry.body.encoded
+  const body = encoding && encoded ? encoded[encoding] : entry.body.bytes
   const headers: HeaderList = [
     ...entry.headers,
     ...(encoding ? ([['Content-Encoding', encoding]] as const) : []),

@@ -7,7 +7,8 @@
  * variant of a page to the other kind of client; and the agent API's function, run by its own
  * launcher, answers with the production URL.
  */
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROBLEM_CODES } from '../../lib/contract/problems.ts'
@@ -236,6 +237,56 @@ describe("the agent API's function, run by Vercel's launcher", () => {
     expect(response.status).toBe(200)
     expect(((await response.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(3)
   })
+})
+
+describe("what a new instance of the agent API's function loads for its first request", () => {
+  /** The URL of every module the instance resolved (Node's module hooks see import and require alike) by its first answer. */
+  async function modulesLoadedFor(readyPath: string, ready: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'module-log-'))
+    const log = path.join(dir, 'modules.log')
+    const hook = path.join(dir, 'hook.mjs')
+    writeFileSync(
+      hook,
+      "import { appendFileSync } from 'node:fs'\nimport { registerHooks } from 'node:module'\n" +
+        `registerHooks({ resolve(specifier, context, next) { const resolved = next(specifier, context); appendFileSync(${JSON.stringify(log)}, resolved.url + '\\n'); return resolved } })\n`,
+    )
+    try {
+      const functionDir = output.functions().get('/api/agent/v1/[[...path]]') as string
+      const run = await runVercelFunction(functionDir, projectDir, { ...SITE_BUILDS.vercel, NODE_OPTIONS: `--import=${hook}` }, readyPath, ready)
+      await run.stop()
+      expect(run.firstStatus).toBe(200)
+      return readFileSync(log, 'utf8').split('\n')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+  const SCHEMA_LIBRARIES = /\/node_modules\/(zod|@modelcontextprotocol\/server|ajv)\//
+
+  it('answers a REST request without loading zod, the MCP SDK or Ajv', async () => {
+    const loaded = await modulesLoadedFor('/api/agent/v1/health')
+    expect(loaded.some((url) => url.includes('/node_modules/next/'))).toBe(true)
+    expect(loaded.filter((url) => SCHEMA_LIBRARIES.test(url))).toEqual([])
+  }, 60_000)
+
+  it('loads the MCP SDK and zod for an MCP message', async () => {
+    const loaded = await modulesLoadedFor('/mcp', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
+    })
+    expect(loaded.some((url) => url.includes('/node_modules/@modelcontextprotocol/server/'))).toBe(true)
+    expect(loaded.some((url) => url.includes('/node_modules/zod/'))).toBe(true)
+  }, 60_000)
 })
 
 describe("the contact form's function, run by Vercel's launcher, on a deployment without a durable lead store", () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { createClientAddressResolver } from '../../lib/client-address.ts'
 import { API_BASE_PATH, MCP_MAX_BODY_BYTES, MCP_PATH } from '../../lib/contract/constants.ts'
 import { EXPOSED_HEADERS } from '../../lib/http/headers.ts'
+import { encodableBody } from '../../lib/http/compression.ts'
 import type { HttpAnswer } from '../../lib/http/http-answer.ts'
 import { createRouter, type Routing } from '../../lib/server/router.ts'
 import type { RoutesManifest } from '../../lib/server/routes-manifest.ts'
@@ -15,8 +16,7 @@ import { StaticOutput, type StaticBody } from '../../lib/server/static-output.ts
 const body = (status: number, contentType: string, text: string, etag: string | null = null): StaticBody => ({
   status,
   headers: [['Content-Type', contentType], ...(etag ? [['ETag', etag] as [string, string]] : [])],
-  identity: Buffer.from(text),
-  encoded: null,
+  body: encodableBody(Buffer.from(text)),
 })
 
 const HTML = 'text/html; charset=utf-8'
