@@ -6,8 +6,10 @@
  * and MCP with their handlers (lib/server/direct-routes.ts), and only the rest through Next; the
  * router (lib/server/router.ts) decides which.
  */
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import next from 'next'
+import type { NextConfig } from 'next'
 import { describeBuildMismatch, buildRecordOf, readBuildRecord } from '../lib/build-record.ts'
 import { createClientAddressResolver } from '../lib/client-address.ts'
 import { checkContentOrExit } from '../lib/content/check.ts'
@@ -36,6 +38,15 @@ if (!built) fail('No build found in .next: run npm run build first.')
 const mismatch = describeBuildMismatch(built, buildRecordOf(getSite()))
 if (mismatch) fail(mismatch)
 
+// The configuration the build resolved, handed to Next as its own standalone server.js hands it
+// (.next/required-server-files.json, through the variable that server sets): next.config.ts is not
+// compiled and run again (it reads content/) at every start. Nor does Next load every route at
+// start: it answers only what the router leaves to it (lib/server/router.ts).
+const { config: builtConfig } = JSON.parse(readFileSync(path.join(distDir, 'required-server-files.json'), 'utf8')) as { config: NextConfig }
+process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify({
+  ...builtConfig,
+  experimental: { ...builtConfig.experimental, preloadEntriesOnStart: false },
+})
 const app = next({ dev: false, hostname: config.host, port: config.port })
 await app.prepare()
 
