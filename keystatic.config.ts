@@ -10,8 +10,10 @@
  * branch); the caller passes the storage (lib/env.ts decides it, app/(editor)/keystatic/…).
  */
 import { type ComponentSchema, type Config, config, fields, singleton } from '@keystatic/core'
+import { type ComponentType, createElement } from 'react'
 import type { z } from 'zod'
 import { type EditorSingleton, EDITOR_SINGLETONS, type FieldWords } from './lib/content/editor-entries.ts'
+import { CheckedDateInput, CheckedNumberInput, CheckedTextInput } from './lib/content/editor-inputs.tsx'
 import { contentDate } from './lib/content/frontmatter.ts'
 import { fieldValueProblem } from './lib/content/issues.ts'
 
@@ -42,21 +44,38 @@ const FieldDataError = (() => {
   return Error
 })()
 
+/** The words an input shows: the field's label and help, and whether it must be filled in. */
+interface InputWords {
+  label: string
+  description?: string
+  isRequired: boolean
+  multiline?: boolean
+}
+
 /**
- * A Keystatic field whose value must also pass `schema`, refused with the content check's own words.
+ * A Keystatic field whose value must also pass `schema`, refused with the content check's own words:
+ * on saving (`validate`, which Keystatic runs before it writes anything) and in the field itself
+ * (`input`, one of lib/content/editor-inputs.tsx, in place of Keystatic's input, whose message would
+ * be Keystatic's). A select needs no input of its own: it offers only the allowed values.
  * `asWritten` turns the editor's value into the one the file holds (an empty optional text is left out).
  */
 function checkedBy<F extends { validate: (value: never, ...rest: never[]) => unknown }>(
   field: F,
   schema: z.ZodType,
+  input?: { component: ComponentType<never>; words: InputWords },
   asWritten: (value: unknown) => unknown = (value) => value,
 ): F {
   const validate = field.validate
+  const problem = (value: unknown) => fieldValueProblem(schema, asWritten(value))
   return {
     ...field,
+    ...(input
+      ? // biome-ignore lint/correctness/noComponentHookFactories: made once per field, when the config is built (EditorApp keeps it), as Keystatic makes its own fields' inputs
+        { Input: (props: object) => createElement(input.component as ComponentType<Record<string, unknown>>, { ...input.words, ...props, problem }) }
+      : {}),
     validate(value: never, ...rest: never[]) {
-      const problem = fieldValueProblem(schema, asWritten(value))
-      if (problem) throw new FieldDataError(problem)
+      const message = problem(value)
+      if (message) throw new FieldDataError(message)
       return validate(value, ...rest)
     },
   }
@@ -68,10 +87,17 @@ function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
   const { label, description } = words
   switch (def.type) {
     case 'string': {
-      if (schema === contentDate) return checkedBy(fields.date({ label, description, validation: { isRequired: true } }), schema)
+      if (schema === contentDate)
+        return checkedBy(fields.date({ label, description, validation: { isRequired: true } }), schema, {
+          component: CheckedDateInput,
+          words: { label, description, isRequired: true },
+        })
       const max = checkOf(schema, 'max_length')?.maximum
       const min = checkOf(schema, 'min_length')?.minimum ?? 0
-      return checkedBy(fields.text({ label, description, validation: { length: { min, ...(max ? { max } : {}) } } }), schema)
+      return checkedBy(fields.text({ label, description, validation: { length: { min, ...(max ? { max } : {}) } } }), schema, {
+        component: CheckedTextInput,
+        words: { label, description, isRequired: min > 0 },
+      })
     }
     case 'optional': {
       // An optional text (a form field's help): Keystatic leaves an empty text out of the file, which
@@ -81,7 +107,9 @@ function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
         throw new Error(`keystatic.config.ts: no editor field for an optional zod ${defOf(inner).type} (label "${label}")`)
       const max = checkOf(inner, 'max_length')?.maximum
       const field = fields.text({ label, description, validation: { length: { min: 0, ...(max ? { max } : {}) } } })
-      return checkedBy(field, schema, (value) => (value === '' ? undefined : value))
+      return checkedBy(field, schema, { component: CheckedTextInput, words: { label, description, isRequired: false } }, (value) =>
+        value === '' ? undefined : value,
+      )
     }
     case 'object':
       return objectField(schema as z.ZodObject, words.fields ?? {}, label, description)
@@ -90,7 +118,10 @@ function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
       // empty value; the content file says `null`, which the schema reads as "on request".
       const number = fields.number({ label, description, validation: { isRequired: false, min: 0 } })
       const parse = (value: unknown) => (value === null ? null : number.parse(value as number | undefined))
-      return checkedBy({ ...number, parse, serialize: (value: number | null) => ({ value: value as number }), reader: { parse } }, schema)
+      return checkedBy({ ...number, parse, serialize: (value: number | null) => ({ value: value as number }), reader: { parse } }, schema, {
+        component: CheckedNumberInput,
+        words: { label, description, isRequired: false },
+      })
     }
     case 'enum':
       return checkedBy(
