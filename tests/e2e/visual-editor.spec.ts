@@ -3,10 +3,11 @@
  * repository of its own, so that `git status` says what a save wrote). A price edited in the editor
  * changes one line of content/pages/pricing.md and shows on /pricing, /pricing.md and in the page's
  * plan data; wrong values are refused and write nothing; opening and saving every entry unchanged
- * writes nothing.
+ * writes nothing; a file broken by hand opens in the editor, which says what is wrong in the content
+ * check's words and fixes it.
  */
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { EDITOR_SINGLETONS } from '../../lib/content/editor-entries.ts'
@@ -19,7 +20,14 @@ let dev: DevServer
 test.describe.configure({ mode: 'serial', timeout: 180_000 })
 
 const PRICING = 'content/pages/pricing.md'
+/** The help text under a page's title in the editor. */
+const TITLE_HELP = EDITOR_SINGLETONS.find((entry) => entry.key === 'pricing')?.labels.title?.description ?? ''
 const read = (file: string) => readFileSync(path.join(copy.root, file), 'utf8')
+/** `npm run check-content` in the copy: its exit status and what it printed. */
+const checkContent = () => {
+  const result = spawnSync('npm', ['run', '--silent', 'check-content'], { cwd: copy.root, encoding: 'utf8' })
+  return { status: result.status, output: `${result.stdout}${result.stderr}` }
+}
 const git = (...args: string[]) => {
   const result = spawnSync('git', ['-c', 'user.email=editor@cadence.example', '-c', 'user.name=Editor', ...args], {
     cwd: copy.root,
@@ -36,6 +44,15 @@ test.beforeAll(async () => {
   git('add', 'content')
   git('commit', '-qm', 'content as committed')
   dev = await startDevServer(copy.root)
+})
+
+// What the dev server printed, beside a failed test's report: its errors explain most failures here.
+test.afterEach(async () => {
+  const testInfo = test.info()
+  if (testInfo.status === testInfo.expectedStatus) return
+  const log = testInfo.outputPath('npm-run-dev.log')
+  writeFileSync(log, dev.output())
+  await testInfo.attach('npm run dev output', { path: log, contentType: 'text/plain' })
 })
 
 test.afterAll(async () => {
@@ -59,6 +76,48 @@ async function openPlan(page: Page, name: string): Promise<void> {
   await page.getByText(name, { exact: true }).click()
   await expect(page.getByRole('dialog')).toBeVisible()
 }
+
+test('a file broken by hand opens in the editor, whose field shows the content check’s message, and is fixed there', async ({ page }) => {
+  const original = read(PRICING)
+  const tooLong = 'Pricing for individuals, teams and mentoring programmes, billed per active member each month'
+  writeFileSync(path.join(copy.root, PRICING), original.replace('title: Pricing\n', `title: ${tooLong}\n`))
+  try {
+    const broken = checkContent()
+    expect(broken.status).toBe(1)
+    // The words `npm run check-content` prints for the title (line 2 of the file).
+    const message = /^content\/pages\/pricing\.md:2: title: (.+)$/m.exec(broken.output)?.[1]
+    expect(message, broken.output).toContain(`(this has ${tooLong.length})`)
+
+    // The editor does not depend on the content: the page it edits fails, the editor opens.
+    const page500 = await page.goto(`${dev.origin}/pricing`, { timeout: 120_000 })
+    expect(page500?.status()).toBe(500)
+    await openEntry(page, 'pricing', 'Pricing')
+    const title = page.getByRole('textbox', { name: 'Page title' })
+    await expect(title).toHaveValue(tooLong)
+    // Shown as soon as the entry opens: the value came wrong from the file (Keystatic would wait for
+    // a blur, or for a save, which it skips while nothing has changed).
+    // Keystatic's UI kit ties a field's message to it as part of its description.
+    await expect(title).toHaveAttribute('aria-invalid', 'true')
+    await expect(title).toHaveAccessibleDescription(`${TITLE_HELP} ${message}`)
+
+    await title.fill('Plans and prices')
+    await expect(title).not.toHaveAttribute('aria-invalid')
+    await expect(title).toHaveAccessibleDescription(TITLE_HELP)
+    await save(page)
+    const changed = () =>
+      git('diff', '-U0', '--', PRICING)
+        .split('\n')
+        .filter((line) => /^[-+][^-+]/.test(line))
+    await expect.poll(changed, { timeout: 20_000 }).toEqual(['-title: Pricing', '+title: Plans and prices'])
+    expect(checkContent()).toEqual({ status: 0, output: 'content/: all valid\n' })
+
+    const fixed = await page.goto(`${dev.origin}/pricing`)
+    expect(fixed?.status()).toBe(200)
+    await expect(page).toHaveTitle('Plans and prices · Cadence')
+  } finally {
+    writeFileSync(path.join(copy.root, PRICING), original)
+  }
+})
 
 test('changing the Team price changes only its line, and /pricing, /pricing.md and the plan data show it', async ({ page, request }) => {
   await openEntry(page, 'pricing', 'Pricing')
