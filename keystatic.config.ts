@@ -145,10 +145,15 @@ function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
       return fields.array(entry, {
         label,
         description,
+        // An entry that the content check would refuse says so in the list too: its fields show their
+        // message only while its dialog is open, and Keystatic closes the dialog whatever it holds.
         itemLabel: (props) => {
-          const value = props as unknown as { value: unknown; fields?: Record<string, { value: unknown }> }
-          const name = value.fields?.name?.value ?? value.fields?.label?.value
-          return typeof name === 'string' && name ? name : typeof value.value === 'string' ? value.value : label
+          const value = previewValue(props)
+          const fields = value as Record<string, unknown> | undefined
+          const name = typeof value === 'string' ? value : (fields?.name ?? fields?.label)
+          const title = typeof name === 'string' && name ? name : label
+          const problem = fieldValueProblem(element, value)
+          return problem ? `${title} — ${problem}` : title
         },
         validation: { length: { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) } },
       })
@@ -156,6 +161,14 @@ function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
     default:
       throw new Error(`keystatic.config.ts: no editor field for a zod ${def.type} (label "${label}")`)
   }
+}
+
+/** The value an entry's preview holds: Keystatic hands a list's `itemLabel` the preview of an entry, not its value. */
+function previewValue(preview: unknown): unknown {
+  const { fields, elements, value } = preview as { fields?: Record<string, unknown>; elements?: unknown[]; value?: unknown }
+  if (fields) return Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, previewValue(field)]))
+  if (elements) return elements.map(previewValue)
+  return value
 }
 
 function objectField(schema: z.ZodObject, words: Record<string, FieldWords>, label: string, description?: string): ComponentSchema {

@@ -11,6 +11,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { EDITOR_SINGLETONS } from '../../lib/content/editor-entries.ts'
+import { PricingFrontmatterSchema } from '../../lib/content/frontmatter.ts'
+import { parseContentFile } from '../../lib/content/parse.ts'
 import { type DevServer, startDevServer } from '../support/dev-server.ts'
 import { copyProject, type ProjectCopy } from '../support/project-copy.ts'
 
@@ -27,6 +29,23 @@ const read = (file: string) => readFileSync(path.join(copy.root, file), 'utf8')
 const checkContent = () => {
   const result = spawnSync('npm', ['run', '--silent', 'check-content'], { cwd: copy.root, encoding: 'utf8' })
   return { status: result.status, output: `${result.stdout}${result.stderr}` }
+}
+/**
+ * What the content check says of one field of the pricing file with `from` replaced by `to`: its
+ * message for `plan "…" › <field>`, without the file, line and field.
+ */
+function contentCheckSays(from: string, to: string, field: string): string {
+  const source = read(PRICING)
+  expect(source).toContain(from)
+  let said = ''
+  try {
+    parseContentFile(PRICING, source.replace(from, to), PricingFrontmatterSchema)
+  } catch (error) {
+    said = (error as Error).message
+  }
+  const message = new RegExp(`^${PRICING}:\\d+: plan "[^"]+" › ${field}: (.+)$`, 'm').exec(said)?.[1]
+  if (!message) throw new Error(`the content check said nothing of ${field}: ${said}`)
+  return message
 }
 const git = (...args: string[]) => {
   const result = spawnSync('git', ['-c', 'user.email=editor@cadence.example', '-c', 'user.name=Editor', ...args], {
@@ -146,7 +165,7 @@ test('changing the Team price changes only its line, and /pricing, /pricing.md a
   git('commit', '-qam', 'Team at 15')
 })
 
-test('a price of "twelve" is not taken, an empty plan name and a feature over 120 characters are refused; nothing is written', async ({
+test('a price of "twelve" is not taken, an empty plan name and a feature over 120 characters are refused with the content check’s words; nothing is written', async ({
   page,
   browser,
 }) => {
@@ -160,8 +179,14 @@ test('a price of "twelve" is not taken, an empty plan name and a feature over 12
   await price.blur()
   await expect(price).toHaveValue(saved)
 
-  await dialog.getByRole('textbox', { name: 'Plan name' }).fill('')
+  const emptyName = contentCheckSays('    name: Team\n', "    name: ''\n", 'name')
+  const name = dialog.getByRole('textbox', { name: 'Plan name' })
+  await name.fill('')
+  await name.blur()
+  await expect(name).toHaveAccessibleDescription(emptyName)
   await dialog.getByRole('button', { name: 'Done' }).click()
+  // Closed, the plan says in the list of plans what is wrong with it.
+  await expect(page.getByRole('main').getByText(`Plans — name: ${emptyName}`, { exact: true })).toBeVisible()
   await save(page)
   // Refused: the entry stays unsaved and no file changes.
   await expect(page.getByText('Unsaved')).toBeVisible()
@@ -176,8 +201,10 @@ test('a price of "twelve" is not taken, an empty plan name and a feature over 12
   await fresh.getByRole('dialog').getByText('Unlimited goals').click()
   const featureDialog = fresh.getByRole('dialog').last()
   const feature = featureDialog.getByRole('textbox', { name: 'Feature' })
-  await feature.fill('x'.repeat(121))
+  const tooLong = 'x'.repeat(121)
+  await feature.fill(tooLong)
   await feature.blur()
+  await expect(feature).toHaveAccessibleDescription(contentCheckSays('      - Unlimited goals\n', `      - ${tooLong}\n`, 'feature 1'))
   await featureDialog.getByRole('button', { name: 'Done' }).click()
   // Refused: the feature stays open with the message, and nothing is written.
   await expect(fresh.getByRole('dialog')).toHaveCount(2)
