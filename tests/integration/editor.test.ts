@@ -6,6 +6,7 @@
  * the app's client id, ships no secret, and leaves the public pages byte for byte as they were.
  */
 import { readdirSync, readFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureSiteBuild, SITE_BUILDS } from '../../harness/site-build.ts'
@@ -108,6 +109,21 @@ describe.each(['npm start', 'next start'] as const)('%s of a build with the edit
       ['client_id', GITHUB.KEYSTATIC_GITHUB_CLIENT_ID],
       ['redirect_uri', `${site.origin}/api/keystatic/github/oauth/callback`],
     ])
+  })
+
+  it('behind a reverse proxy, the callback is on the host and scheme the browser asked for (its Host, the proxy’s X-Forwarded-Proto)', async () => {
+    const site = withEditor[server]
+    // fetch cannot set Host; a proxy passes the browser's on.
+    const { status, location } = await new Promise<{ status?: number; location?: string }>((resolve, reject) => {
+      const headers = { host: 'edit.cadence.example', 'x-forwarded-proto': 'https' }
+      const request = httpRequest({ host: '127.0.0.1', port: site.port, path: '/api/keystatic/github/login', headers }, (response) => {
+        response.resume()
+        resolve({ status: response.statusCode, location: response.headers.location })
+      })
+      request.once('error', reject).end()
+    })
+    expect(status).toBe(307)
+    expect(new URL(location ?? '').searchParams.get('redirect_uri')).toBe('https://edit.cadence.example/api/keystatic/github/oauth/callback')
   })
 
   it.each(SITE_PAGES.flatMap((page) => [page.path, page.markdownPath]))(
