@@ -59,16 +59,30 @@ interface InputWords {
  * be Keystatic's). A select needs no input of its own: it offers only the allowed values.
  * `asWritten` turns the editor's value into the one the file holds (an empty optional text is left out).
  */
-function checkedBy<F extends { validate: (value: never, ...rest: never[]) => unknown }>(
+function checkedBy<F extends { validate: (value: never, ...rest: never[]) => unknown; parse: (value: never, ...rest: never[]) => unknown }>(
   field: F,
   schema: z.ZodType,
   input?: { component: ComponentType<never>; words: InputWords },
   asWritten: (value: unknown) => unknown = (value) => value,
 ): F {
-  const validate = field.validate
+  const { validate, parse } = field
   const problem = (value: unknown) => fieldValueProblem(schema, asWritten(value))
   return {
     ...field,
+    // A value the field cannot hold as written (a price written as a word) would stop the whole entry
+    // from opening. With an input of its own the field opens holding it, shows the content check's
+    // message and refuses to save until it is replaced; a select (which offers only allowed values)
+    // stops the entry with the content check's message instead of Keystatic's.
+    parse(value: never, ...rest: never[]) {
+      try {
+        return parse(value, ...rest)
+      } catch (error) {
+        const message = problem(value)
+        if (!message) throw error
+        if (input) return value
+        throw new FieldDataError(message)
+      }
+    },
     ...(input
       ? // biome-ignore lint/correctness/noComponentHookFactories: made once per field, when the config is built (EditorApp keeps it), as Keystatic makes its own fields' inputs
         { Input: (props: object) => createElement(input.component as ComponentType<Record<string, unknown>>, { ...input.words, ...props, problem }) }

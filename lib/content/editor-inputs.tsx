@@ -14,24 +14,28 @@ import { NumberField } from '@keystar/ui/number-field'
 import { TextArea, TextField } from '@keystar/ui/text-field'
 import { useState } from 'react'
 
-/** What Keystatic hands every form field's input. */
+/**
+ * What Keystatic hands every form field's input. The value is the field's kind of value, or the value
+ * as the file holds it where the field cannot hold that (keystatic.config.ts `checkedBy`): it is then
+ * wrong, and the input shows it empty or as text, with the content check's message.
+ */
 interface InputProps<V> {
-  value: V
+  value: V | unknown
   onChange: (value: V) => void
   autoFocus: boolean
   forceValidation: boolean
 }
 
 /** Fixed by the field: its words, whether it must be filled in, and the content check's word on a value. */
-interface FieldSetup<V> {
+interface FieldSetup {
   label: string
   description?: string
   isRequired: boolean
-  problem: (value: V) => string | undefined
+  problem: (value: unknown) => string | undefined
 }
 
 /** The message to show for `value` and the handler that marks the field as left. */
-function useShownProblem<V>(setup: FieldSetup<V>, props: InputProps<V>, isEmpty: (value: V) => boolean) {
+function useShownProblem<V>(setup: FieldSetup, props: InputProps<V>, isEmpty: (value: unknown) => boolean) {
   // Wrong on arrival and not simply empty: it was written that way, so say so at once. An empty field
   // waits for the editor to leave it, like a new entry's fields.
   const [left, setLeft] = useState(() => !isEmpty(props.value) && setup.problem(props.value) !== undefined)
@@ -39,7 +43,7 @@ function useShownProblem<V>(setup: FieldSetup<V>, props: InputProps<V>, isEmpty:
   return { errorMessage: problem, onBlur: () => setLeft(true) }
 }
 
-export function CheckedTextInput(props: InputProps<string> & FieldSetup<string> & { multiline?: boolean }) {
+export function CheckedTextInput(props: InputProps<string> & FieldSetup & { multiline?: boolean }) {
   const shown = useShownProblem(props, props, (value) => value === '')
   const Component = props.multiline ? TextArea : TextField
   return (
@@ -48,7 +52,7 @@ export function CheckedTextInput(props: InputProps<string> & FieldSetup<string> 
       description={props.description}
       isRequired={props.isRequired}
       autoFocus={props.autoFocus}
-      value={props.value}
+      value={typeof props.value === 'string' ? props.value : String(props.value ?? '')}
       onChange={props.onChange}
       {...shown}
     />
@@ -56,7 +60,7 @@ export function CheckedTextInput(props: InputProps<string> & FieldSetup<string> 
 }
 
 /** A date as Keystatic keeps it: `YYYY-MM-DD`, or null when empty. */
-export function CheckedDateInput(props: InputProps<string | null> & FieldSetup<string | null>) {
+export function CheckedDateInput(props: InputProps<string | null> & FieldSetup) {
   const shown = useShownProblem(props, props, (value) => value === null)
   return (
     <TextField
@@ -65,7 +69,7 @@ export function CheckedDateInput(props: InputProps<string | null> & FieldSetup<s
       description={props.description}
       isRequired={props.isRequired}
       autoFocus={props.autoFocus}
-      value={props.value ?? ''}
+      value={typeof props.value === 'string' ? props.value : ''}
       onChange={(value) => props.onChange(value === '' ? null : value)}
       {...shown}
     />
@@ -73,7 +77,7 @@ export function CheckedDateInput(props: InputProps<string | null> & FieldSetup<s
 }
 
 /** A number, or null when empty. */
-export function CheckedNumberInput(props: InputProps<number | null> & FieldSetup<number | null>) {
+export function CheckedNumberInput(props: InputProps<number | null> & FieldSetup) {
   const shown = useShownProblem(props, props, (value) => value === null)
   return (
     <NumberField
@@ -81,7 +85,7 @@ export function CheckedNumberInput(props: InputProps<number | null> & FieldSetup
       description={props.description}
       isRequired={props.isRequired}
       autoFocus={props.autoFocus}
-      value={props.value ?? undefined}
+      value={typeof props.value === 'number' ? props.value : undefined}
       onChange={(value) => props.onChange(Number.isNaN(value) || value === undefined ? null : value)}
       {...shown}
     />

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
-import { EDITOR_SINGLETONS } from '../../lib/content/editor-entries.ts'
+import { EDITOR_SINGLETONS, type FieldWords } from '../../lib/content/editor-entries.ts'
 import { PricingFrontmatterSchema } from '../../lib/content/frontmatter.ts'
 import { parseContentFile } from '../../lib/content/parse.ts'
 import { type DevServer, startDevServer } from '../support/dev-server.ts'
@@ -22,8 +22,10 @@ let dev: DevServer
 test.describe.configure({ mode: 'serial', timeout: 180_000 })
 
 const PRICING = 'content/pages/pricing.md'
-/** The help text under a page's title in the editor. */
-const TITLE_HELP = EDITOR_SINGLETONS.find((entry) => entry.key === 'pricing')?.labels.title?.description ?? ''
+const PRICING_WORDS = EDITOR_SINGLETONS.find((entry) => entry.key === 'pricing')?.labels
+/** The help texts under a page's title and under a plan's price in the editor. */
+const TITLE_HELP = PRICING_WORDS?.title?.description ?? ''
+const PRICE_HELP = (PRICING_WORDS?.plans?.entry as Record<string, FieldWords> | undefined)?.priceMonthlyUsd?.description ?? ''
 const read = (file: string) => readFileSync(path.join(copy.root, file), 'utf8')
 /** `npm run check-content` in the copy: its exit status and what it printed. */
 const checkContent = () => {
@@ -96,16 +98,19 @@ async function openPlan(page: Page, name: string): Promise<void> {
   await expect(page.getByRole('dialog')).toBeVisible()
 }
 
-test('a file broken by hand opens in the editor, whose field shows the content check’s message, and is fixed there', async ({ page }) => {
+test('a file broken by hand opens in the editor, whose fields show the content check’s messages, and is fixed there', async ({ page }) => {
   const original = read(PRICING)
   const tooLong = 'Pricing for individuals, teams and mentoring programmes, billed per active member each month'
-  writeFileSync(path.join(copy.root, PRICING), original.replace('title: Pricing\n', `title: ${tooLong}\n`))
+  const broken = original.replace('title: Pricing\n', `title: ${tooLong}\n`).replace('    priceMonthlyUsd: 12\n', '    priceMonthlyUsd: twelve\n')
+  writeFileSync(path.join(copy.root, PRICING), broken)
   try {
-    const broken = checkContent()
-    expect(broken.status).toBe(1)
-    // The words `npm run check-content` prints for the title (line 2 of the file).
-    const message = /^content\/pages\/pricing\.md:2: title: (.+)$/m.exec(broken.output)?.[1]
-    expect(message, broken.output).toContain(`(this has ${tooLong.length})`)
+    const check = checkContent()
+    expect(check.status).toBe(1)
+    // The words `npm run check-content` prints for the title (line 2) and for the Team plan's price.
+    const titleMessage = /^content\/pages\/pricing\.md:2: title: (.+)$/m.exec(check.output)?.[1]
+    expect(titleMessage, check.output).toContain(`(this has ${tooLong.length})`)
+    const priceMessage = /^content\/pages\/pricing\.md:\d+: plan "Team" › priceMonthlyUsd: (.+)$/m.exec(check.output)?.[1]
+    expect(priceMessage, check.output).toContain('"twelve"')
 
     // The editor does not depend on the content: the page it edits fails, the editor opens.
     const page500 = await page.goto(`${dev.origin}/pricing`, { timeout: 120_000 })
@@ -114,14 +119,25 @@ test('a file broken by hand opens in the editor, whose field shows the content c
     const title = page.getByRole('textbox', { name: 'Page title' })
     await expect(title).toHaveValue(tooLong)
     // Shown as soon as the entry opens: the value came wrong from the file (Keystatic would wait for
-    // a blur, or for a save, which it skips while nothing has changed).
-    // Keystatic's UI kit ties a field's message to it as part of its description.
+    // a blur, or for a save, which it skips while nothing has changed). Keystatic's UI kit ties a
+    // field's message to it as part of its description.
     await expect(title).toHaveAttribute('aria-invalid', 'true')
-    await expect(title).toHaveAccessibleDescription(`${TITLE_HELP} ${message}`)
-
+    await expect(title).toHaveAccessibleDescription(`${TITLE_HELP} ${titleMessage}`)
     await title.fill('Plans and prices')
     await expect(title).not.toHaveAttribute('aria-invalid')
     await expect(title).toHaveAccessibleDescription(TITLE_HELP)
+
+    // A price the editor cannot hold as a number: the plan says so in the list, and its field too.
+    const teamRow = page.getByRole('main').getByText(`Team — priceMonthlyUsd: ${priceMessage}`, { exact: true })
+    await teamRow.click()
+    const price = page.getByRole('dialog').getByRole('textbox', { name: 'Price per month in US dollars' })
+    await expect(price).toHaveAccessibleDescription(`${PRICE_HELP} ${priceMessage}`)
+    await price.fill('12')
+    await price.blur()
+    await expect(price).toHaveAccessibleDescription(PRICE_HELP)
+    await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click()
+    await expect(page.getByRole('main').getByText('Team', { exact: true })).toBeVisible()
+
     await save(page)
     const changed = () =>
       git('diff', '-U0', '--', PRICING)
