@@ -13,7 +13,7 @@ import { type ComponentSchema, type Config, config, fields, singleton } from '@k
 import { type ComponentType, createElement } from 'react'
 import type { z } from 'zod'
 import { type EditorSingleton, EDITOR_SINGLETONS, type FieldWords } from './lib/content/editor-entries.ts'
-import { CheckedDateInput, CheckedNumberInput, CheckedTextInput } from './lib/content/editor-inputs.tsx'
+import { CheckedDateInput, CheckedNumberInput, CheckedSelectInput, CheckedTextInput } from './lib/content/editor-inputs.tsx'
 import { contentDate } from './lib/content/frontmatter.ts'
 import { fieldValueProblem } from './lib/content/issues.ts'
 
@@ -44,49 +44,45 @@ const FieldDataError = (() => {
   return Error
 })()
 
-/** The words an input shows: the field's label and help, and whether it must be filled in. */
+/** The words an input shows: the field's label and help, whether it must be filled in, and a select's options. */
 interface InputWords {
   label: string
   description?: string
   isRequired: boolean
   multiline?: boolean
+  options?: ReadonlyArray<{ label: string; value: string }>
 }
 
 /**
  * A Keystatic field whose value must also pass `schema`, refused with the content check's own words:
  * on saving (`validate`, which Keystatic runs before it writes anything) and in the field itself
  * (`input`, one of lib/content/editor-inputs.tsx, in place of Keystatic's input, whose message would
- * be Keystatic's). A select needs no input of its own: it offers only the allowed values.
+ * be Keystatic's).
  * `asWritten` turns the editor's value into the one the file holds (an empty optional text is left out).
  */
 function checkedBy<F extends { validate: (value: never, ...rest: never[]) => unknown; parse: (value: never, ...rest: never[]) => unknown }>(
   field: F,
   schema: z.ZodType,
-  input?: { component: ComponentType<never>; words: InputWords },
+  input: { component: ComponentType<never>; words: InputWords },
   asWritten: (value: unknown) => unknown = (value) => value,
 ): F {
   const { validate, parse } = field
   const problem = (value: unknown) => fieldValueProblem(schema, asWritten(value))
   return {
     ...field,
-    // A value the field cannot hold as written (a price written as a word) would stop the whole entry
-    // from opening. With an input of its own the field opens holding it, shows the content check's
-    // message and refuses to save until it is replaced; a select (which offers only allowed values)
-    // stops the entry with the content check's message instead of Keystatic's.
+    // A value the field cannot hold as written (a price written as a word, a button value that is not
+    // one of the options) would stop the whole entry from opening: the field opens holding it, its
+    // input shows the content check's message, and the entry refuses to save until it is replaced.
     parse(value: never, ...rest: never[]) {
       try {
         return parse(value, ...rest)
       } catch (error) {
-        const message = problem(value)
-        if (!message) throw error
-        if (input) return value
-        throw new FieldDataError(message)
+        if (problem(value)) return value
+        throw error
       }
     },
-    ...(input
-      ? // biome-ignore lint/correctness/noComponentHookFactories: made once per field, when the config is built (EditorApp keeps it), as Keystatic makes its own fields' inputs
-        { Input: (props: object) => createElement(input.component as ComponentType<Record<string, unknown>>, { ...input.words, ...props, problem }) }
-      : {}),
+    // biome-ignore lint/correctness/noComponentHookFactories: made once per field, when the config is built (EditorApp keeps it), as Keystatic makes its own fields' inputs
+    Input: (props: object) => createElement(input.component as ComponentType<Record<string, unknown>>, { ...input.words, ...props, problem }),
     validate(value: never, ...rest: never[]) {
       const message = problem(value)
       if (message) throw new FieldDataError(message)
@@ -137,16 +133,13 @@ function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
         words: { label, description, isRequired: false },
       })
     }
-    case 'enum':
-      return checkedBy(
-        fields.select({
-          label,
-          description,
-          options: Object.values(def.entries ?? {}).map((value) => ({ label: value, value })),
-          defaultValue: Object.values(def.entries ?? {})[0] ?? '',
-        }),
-        schema,
-      )
+    case 'enum': {
+      const options = Object.values(def.entries ?? {}).map((value) => ({ label: value, value }))
+      return checkedBy(fields.select({ label, description, options, defaultValue: options[0]?.value ?? '' }), schema, {
+        component: CheckedSelectInput,
+        words: { label, description, isRequired: true, options },
+      })
+    }
     case 'array': {
       const element = def.element as z.ZodType
       const entryWords = words.entry ?? { label }

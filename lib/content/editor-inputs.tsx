@@ -11,6 +11,7 @@
  * Keystatic skips, would never show it).
  */
 import { NumberField } from '@keystar/ui/number-field'
+import { Item, Picker } from '@keystar/ui/picker'
 import { TextArea, TextField } from '@keystar/ui/text-field'
 import { useState } from 'react'
 
@@ -89,5 +90,26 @@ export function CheckedNumberInput(props: InputProps<number | null> & FieldSetup
       onChange={(value) => props.onChange(Number.isNaN(value) || value === undefined ? null : value)}
       {...shown}
     />
+  )
+}
+
+/** One of a list of values; the file may hold another, which shows as no choice, with the message. */
+export function CheckedSelectInput(props: InputProps<string> & FieldSetup & { options: ReadonlyArray<{ label: string; value: string }> }) {
+  const shown = useShownProblem(props, props, () => false)
+  return (
+    <Picker
+      label={props.label}
+      description={props.description}
+      isRequired={props.isRequired}
+      autoFocus={props.autoFocus}
+      items={props.options}
+      value={typeof props.value === 'string' ? props.value : null}
+      onChange={(key) => {
+        if (key !== null) props.onChange(String(key))
+      }}
+      {...shown}
+    >
+      {(option) => <Item key={option.value}>{option.label}</Item>}
+    </Picker>
   )
 }
