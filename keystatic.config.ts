@@ -10,8 +10,10 @@
  * branch); the caller passes the storage (lib/env.ts decides it, app/(editor)/keystatic/…).
  */
 import { type ComponentSchema, type Config, config, fields, singleton } from '@keystatic/core'
+import { type ComponentType, createElement } from 'react'
 import type { z } from 'zod'
 import { type EditorSingleton, EDITOR_SINGLETONS, type FieldWords } from './lib/content/editor-entries.ts'
+import { CheckedDateInput, CheckedNumberInput, CheckedSelectInput, CheckedTextInput } from './lib/content/editor-inputs.tsx'
 import { contentDate } from './lib/content/frontmatter.ts'
 import { fieldValueProblem } from './lib/content/issues.ts'
 
@@ -42,21 +44,48 @@ const FieldDataError = (() => {
   return Error
 })()
 
+/** The words an input shows: the field's label and help, whether it must be filled in, and a select's options. */
+interface InputWords {
+  label: string
+  description?: string
+  isRequired: boolean
+  multiline?: boolean
+  options?: ReadonlyArray<{ label: string; value: string }>
+}
+
 /**
- * A Keystatic field whose value must also pass `schema`, refused with the content check's own words.
+ * A Keystatic field whose value must also pass `schema`, refused with the content check's own words:
+ * on saving (`validate`, which Keystatic runs before it writes anything) and in the field itself
+ * (`input`, one of lib/content/editor-inputs.tsx, in place of Keystatic's input, whose message would
+ * be Keystatic's).
  * `asWritten` turns the editor's value into the one the file holds (an empty optional text is left out).
  */
-function checkedBy<F extends { validate: (value: never, ...rest: never[]) => unknown }>(
+function checkedBy<F extends { validate: (value: never, ...rest: never[]) => unknown; parse: (value: never, ...rest: never[]) => unknown }>(
   field: F,
   schema: z.ZodType,
+  input: { component: ComponentType<never>; words: InputWords },
   asWritten: (value: unknown) => unknown = (value) => value,
 ): F {
-  const validate = field.validate
+  const { validate, parse } = field
+  const problem = (value: unknown) => fieldValueProblem(schema, asWritten(value))
   return {
     ...field,
+    // A value the field cannot hold as written (a price written as a word, a button value that is not
+    // one of the options) would stop the whole entry from opening: the field opens holding it, its
+    // input shows the content check's message, and the entry refuses to save until it is replaced.
+    parse(value: never, ...rest: never[]) {
+      try {
+        return parse(value, ...rest)
+      } catch (error) {
+        if (problem(value)) return value
+        throw error
+      }
+    },
+    // biome-ignore lint/correctness/noComponentHookFactories: made once per field, when the config is built (EditorApp keeps it), as Keystatic makes its own fields' inputs
+    Input: (props: object) => createElement(input.component as ComponentType<Record<string, unknown>>, { ...input.words, ...props, problem }),
     validate(value: never, ...rest: never[]) {
-      const problem = fieldValueProblem(schema, asWritten(value))
-      if (problem) throw new FieldDataError(problem)
+      const message = problem(value)
+      if (message) throw new FieldDataError(message)
       return validate(value, ...rest)
     },
   }
@@ -68,10 +97,17 @@ function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
   const { label, description } = words
   switch (def.type) {
     case 'string': {
-      if (schema === contentDate) return checkedBy(fields.date({ label, description, validation: { isRequired: true } }), schema)
+      if (schema === contentDate)
+        return checkedBy(fields.date({ label, description, validation: { isRequired: true } }), schema, {
+          component: CheckedDateInput,
+          words: { label, description, isRequired: true },
+        })
       const max = checkOf(schema, 'max_length')?.maximum
       const min = checkOf(schema, 'min_length')?.minimum ?? 0
-      return checkedBy(fields.text({ label, description, validation: { length: { min, ...(max ? { max } : {}) } } }), schema)
+      return checkedBy(fields.text({ label, description, validation: { length: { min, ...(max ? { max } : {}) } } }), schema, {
+        component: CheckedTextInput,
+        words: { label, description, isRequired: min > 0 },
+      })
     }
     case 'optional': {
       // An optional text (a form field's help): Keystatic leaves an empty text out of the file, which
@@ -81,7 +117,9 @@ function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
         throw new Error(`keystatic.config.ts: no editor field for an optional zod ${defOf(inner).type} (label "${label}")`)
       const max = checkOf(inner, 'max_length')?.maximum
       const field = fields.text({ label, description, validation: { length: { min: 0, ...(max ? { max } : {}) } } })
-      return checkedBy(field, schema, (value) => (value === '' ? undefined : value))
+      return checkedBy(field, schema, { component: CheckedTextInput, words: { label, description, isRequired: false } }, (value) =>
+        value === '' ? undefined : value,
+      )
     }
     case 'object':
       return objectField(schema as z.ZodObject, words.fields ?? {}, label, description)
@@ -90,18 +128,18 @@ function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
       // empty value; the content file says `null`, which the schema reads as "on request".
       const number = fields.number({ label, description, validation: { isRequired: false, min: 0 } })
       const parse = (value: unknown) => (value === null ? null : number.parse(value as number | undefined))
-      return checkedBy({ ...number, parse, serialize: (value: number | null) => ({ value: value as number }), reader: { parse } }, schema)
+      return checkedBy({ ...number, parse, serialize: (value: number | null) => ({ value: value as number }), reader: { parse } }, schema, {
+        component: CheckedNumberInput,
+        words: { label, description, isRequired: false },
+      })
     }
-    case 'enum':
-      return checkedBy(
-        fields.select({
-          label,
-          description,
-          options: Object.values(def.entries ?? {}).map((value) => ({ label: value, value })),
-          defaultValue: Object.values(def.entries ?? {})[0] ?? '',
-        }),
-        schema,
-      )
+    case 'enum': {
+      const options = Object.values(def.entries ?? {}).map((value) => ({ label: value, value }))
+      return checkedBy(fields.select({ label, description, options, defaultValue: options[0]?.value ?? '' }), schema, {
+        component: CheckedSelectInput,
+        words: { label, description, isRequired: true, options },
+      })
+    }
     case 'array': {
       const element = def.element as z.ZodType
       const entryWords = words.entry ?? { label }
@@ -114,10 +152,15 @@ function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
       return fields.array(entry, {
         label,
         description,
+        // An entry that the content check would refuse says so in the list too: its fields show their
+        // message only while its dialog is open, and Keystatic closes the dialog whatever it holds.
         itemLabel: (props) => {
-          const value = props as unknown as { value: unknown; fields?: Record<string, { value: unknown }> }
-          const name = value.fields?.name?.value ?? value.fields?.label?.value
-          return typeof name === 'string' && name ? name : typeof value.value === 'string' ? value.value : label
+          const value = previewValue(props)
+          const fields = value as Record<string, unknown> | undefined
+          const name = typeof value === 'string' ? value : (fields?.name ?? fields?.label)
+          const title = typeof name === 'string' && name ? name : label
+          const problem = fieldValueProblem(element, value)
+          return problem ? `${title} — ${problem}` : title
         },
         validation: { length: { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) } },
       })
@@ -125,6 +168,14 @@ function fieldFor(schema: z.ZodType, words: FieldWords): ComponentSchema {
     default:
       throw new Error(`keystatic.config.ts: no editor field for a zod ${def.type} (label "${label}")`)
   }
+}
+
+/** The value an entry's preview holds: Keystatic hands a list's `itemLabel` the preview of an entry, not its value. */
+function previewValue(preview: unknown): unknown {
+  const { fields, elements, value } = preview as { fields?: Record<string, unknown>; elements?: unknown[]; value?: unknown }
+  if (fields) return Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, previewValue(field)]))
+  if (elements) return elements.map(previewValue)
+  return value
 }
 
 function objectField(schema: z.ZodObject, words: Record<string, FieldWords>, label: string, description?: string): ComponentSchema {

@@ -2,7 +2,7 @@ import type { NextConfig } from 'next'
 import { writeBuildRecord } from './lib/build-record.ts'
 import { loadContent } from './lib/content/parse.ts'
 import { CONTENT_SNAPSHOT_FILE } from './lib/content/site-content.ts'
-import { exitOnConfigError, loadEnvFiles } from './lib/env-files.ts'
+import { loadSettingsOrExit } from './lib/env-files.ts'
 import { CACHE_CONTROL } from './lib/http/headers.ts'
 import type { HeaderList } from './lib/http/header-list.ts'
 import { editorSecurityHeaders, PAGE_SECURITY_HEADERS, RESOURCE_SECURITY_HEADERS, siteWideHeaders } from './lib/http/security-headers.ts'
@@ -11,34 +11,23 @@ import { PAGE_PATHS_SOURCE } from './lib/routes/page-paths.ts'
 import { LEAD_THANKS_PATH } from './lib/leads/form-fields.ts'
 import { pageHeaders } from './lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/routes/site-pages.ts'
-import { contentReloadsOnEdit, editorMode, getConfig } from './lib/env.ts'
+import { contentReloadsOnEdit, editorMode } from './lib/env.ts'
+import { buildSiteUrls } from './lib/routes/site-urls.ts'
 import { buildSite } from './lib/site-model.ts'
 
 // Read at build time: every page and document is prerendered with this deployment's settings (a
 // Vercel preview knows it is one, and its own URL, when it is built). npm start refuses to serve a
-// build made with other settings (scripts/start.ts).
-const site = siteOrExit()
-
-/**
- * Next has loaded the `.env` files by now; a wrong setting stops `next dev` or `next build` in one line.
- * The content is read from content/ (the build record hashes what the build was made from), not from
- * the snapshot the servers load: `next typegen` and `next build` load this file before any snapshot
- * is needed, or written.
- */
-function siteOrExit() {
-  try {
-    return buildSite(getConfig(), loadContent())
-  } catch (error) {
-    exitOnConfigError(error, loadEnvFiles())
-  }
-}
+// build made with other settings (scripts/start.ts). Next has loaded the `.env` files by now; a wrong
+// setting stops `next dev` or `next build` in one line.
+const config = loadSettingsOrExit()
+const urls = buildSiteUrls(config.baseUrl)
 
 /**
  * The visual editor's route files are named `*.admin.tsx`/`*.admin.ts` and built only where there is an
  * editor (`next dev`, or the GitHub settings set: lib/env.ts editorMode). Elsewhere (`npm start`, a
  * Vercel build without them) /keystatic and /api/keystatic do not exist: 404, and no admin code shipped.
  */
-const editor = editorMode(site.config)
+const editor = editorMode(config)
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -57,8 +46,13 @@ const nextConfig: NextConfig = {
   // The contact form's route also reads the prerendered contact page: traced after the build (lib/pages/prerendered-pages.ts).
   outputFileTracingIncludes: { '/**': [`./${CONTENT_SNAPSHOT_FILE}`] },
   compiler: {
+    // The build record hashes the content the build was made from, read from content/ (not from the
+    // snapshot the servers load: `next typegen` and `next build` load this file before any snapshot is
+    // needed, or written). Read here rather than when this file loads, so that `next dev` starts
+    // whatever state content/ is in: its visual editor is where a file broken by hand or by a merge
+    // gets fixed, and its pages re-read content/ and say what is wrong.
     async runAfterProductionCompile({ distDir }) {
-      writeBuildRecord(distDir, site)
+      writeBuildRecord(distDir, buildSite(config, loadContent()))
     },
   },
   // What every prerendered URL answers beyond its body is stated here, in the build output (the
@@ -70,10 +64,10 @@ const nextConfig: NextConfig = {
     // The HTML also gets the page security headers (its CSP is added after the build: lib/pages/prerendered-pages.ts).
     const list = (headers: HeaderList) => headers.map(([key, value]) => ({ key, value }))
     const pages = SITE_PAGES.flatMap((page) => [
-      { source: page.path, headers: list([...pageHeaders(site, page.key), ...PAGE_SECURITY_HEADERS]) },
-      { source: page.markdownPath, headers: list([...pageHeaders(site, page.key), ...RESOURCE_SECURITY_HEADERS]) },
+      { source: page.path, headers: list([...pageHeaders({ urls }, page.key), ...PAGE_SECURITY_HEADERS]) },
+      { source: page.markdownPath, headers: list([...pageHeaders({ urls }, page.key), ...RESOURCE_SECURITY_HEADERS]) },
     ])
-    const siteWide = siteWideHeaders(site.config)
+    const siteWide = siteWideHeaders(config)
     // Page paths that name no page get the 404 page (lib/routes/page-paths.ts): its cache policy and the
     // page set here, its CSP after the build. First, so that the rules of the pages (same header
     // names) come after it and win. Next itself answers its 404 with `private, no-store` instead.

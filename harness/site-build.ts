@@ -13,10 +13,24 @@ import { SETTING_VARIABLES } from '../lib/env.ts'
 import { BUILD_SOURCES, buildCopy, copyForBuild } from './project-build.ts'
 import { projectRoot } from './paths.ts'
 
+/** The site most tests run against: a custom domain, and a product app URL that differs from the default. */
+const TEST_SETTINGS = { BASE_URL: 'https://agents.example.com', APP_URL: 'https://app.cadence.test' } as const
+
 /** Settings each build is made with; a site started from it must be started with the same ones. */
 export const SITE_BUILDS = {
-  /** The site most tests run against: a custom domain, and a product app URL that differs from the default. */
-  test: { BASE_URL: 'https://agents.example.com', APP_URL: 'https://app.cadence.test' },
+  test: TEST_SETTINGS,
+  /**
+   * The test site with the visual editor in GitHub mode: its five GitHub settings, made up (no test
+   * reaches github.com), so that the editor is built and its pages and sign-in can be checked on loopback.
+   */
+  editor: {
+    ...TEST_SETTINGS,
+    KEYSTATIC_GITHUB_CLIENT_ID: 'Iv23liCadenceTestApp',
+    KEYSTATIC_GITHUB_CLIENT_SECRET: '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c',
+    KEYSTATIC_SECRET: 'a-made-up-session-secret-for-tests-only-0123456789',
+    NEXT_PUBLIC_KEYSTATIC_GITHUB_APP_SLUG: 'cadence-site-editor-test',
+    KEYSTATIC_GITHUB_REPO: 'cadence-example/site',
+  },
   /** A Vercel preview deployment: its branch URL, kept out of search indexes; a configured MCP server name. */
   preview: {
     VERCEL: '1',

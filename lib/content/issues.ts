@@ -211,12 +211,18 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
 }
 
 /**
- * What is wrong with one field's value, in the words the content check uses (without the file and
- * line): the visual editor (keystatic.config.ts) refuses a value with this message before it writes
+ * What is wrong with one field's value (or a group of fields: `name: expected text, …`), in the words
+ * the content check uses (without the file and line): the visual editor (keystatic.config.ts) refuses a value with this message before it writes
  * anything, so the team reads the same sentence in the editor and in a failed build.
  */
 export function fieldValueProblem(schema: z.ZodType, value: unknown): string | undefined {
   const parsed = schema.safeParse(value, { reportInput: true })
   if (parsed.success) return undefined
-  return parsed.error.issues.map((issue) => describeIssue(issue, (issue as { input?: unknown }).input)).join('; ')
+  return parsed.error.issues
+    .map((issue) => {
+      const problem = describeIssue(issue, (issue as { input?: unknown }).input)
+      // Within a group of fields (a plan), each problem names its field as the content check does.
+      return issue.path.length > 0 ? `${fieldLabel(value, issue.path)}: ${problem}` : problem
+    })
+    .join('; ')
 }

@@ -35,7 +35,7 @@ export function pageLinkHeader(urls: SiteUrls, key: TwinKey): string {
   return [...links, `<${urls.page(key)}>; rel="canonical"`].join(', ')
 }
 
-export function pageHeaders(site: Site, key: TwinKey): HeaderList {
+export function pageHeaders(site: Pick<Site, 'urls'>, key: TwinKey): HeaderList {
   return [
     ['Vary', 'Accept'],
     ['Link', pageLinkHeader(site.urls, key)],

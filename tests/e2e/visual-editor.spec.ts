@@ -3,13 +3,16 @@
  * repository of its own, so that `git status` says what a save wrote). A price edited in the editor
  * changes one line of content/pages/pricing.md and shows on /pricing, /pricing.md and in the page's
  * plan data; wrong values are refused and write nothing; opening and saving every entry unchanged
- * writes nothing.
+ * writes nothing; a file broken by hand opens in the editor, which says what is wrong in the content
+ * check's words and fixes it.
  */
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
-import { EDITOR_SINGLETONS } from '../../lib/content/editor-entries.ts'
+import { EDITOR_SINGLETONS, type FieldWords } from '../../lib/content/editor-entries.ts'
+import { PricingFrontmatterSchema } from '../../lib/content/frontmatter.ts'
+import { parseContentFile } from '../../lib/content/parse.ts'
 import { type DevServer, startDevServer } from '../support/dev-server.ts'
 import { copyProject, type ProjectCopy } from '../support/project-copy.ts'
 
@@ -19,7 +22,33 @@ let dev: DevServer
 test.describe.configure({ mode: 'serial', timeout: 180_000 })
 
 const PRICING = 'content/pages/pricing.md'
+const PRICING_WORDS = EDITOR_SINGLETONS.find((entry) => entry.key === 'pricing')?.labels
+/** The help texts under a page's title and under a plan's price in the editor. */
+const TITLE_HELP = PRICING_WORDS?.title?.description ?? ''
+const PRICE_HELP = (PRICING_WORDS?.plans?.entry as Record<string, FieldWords> | undefined)?.priceMonthlyUsd?.description ?? ''
 const read = (file: string) => readFileSync(path.join(copy.root, file), 'utf8')
+/** `npm run check-content` in the copy: its exit status and what it printed. */
+const checkContent = () => {
+  const result = spawnSync('npm', ['run', '--silent', 'check-content'], { cwd: copy.root, encoding: 'utf8' })
+  return { status: result.status, output: `${result.stdout}${result.stderr}` }
+}
+/**
+ * What the content check says of one field of the pricing file with `from` replaced by `to`: its
+ * message for `plan "…" › <field>`, without the file, line and field.
+ */
+function contentCheckSays(from: string, to: string, field: string): string {
+  const source = read(PRICING)
+  expect(source).toContain(from)
+  let said = ''
+  try {
+    parseContentFile(PRICING, source.replace(from, to), PricingFrontmatterSchema)
+  } catch (error) {
+    said = (error as Error).message
+  }
+  const message = new RegExp(`^${PRICING}:\\d+: plan "[^"]+" › ${field}: (.+)$`, 'm').exec(said)?.[1]
+  if (!message) throw new Error(`the content check said nothing of ${field}: ${said}`)
+  return message
+}
 const git = (...args: string[]) => {
   const result = spawnSync('git', ['-c', 'user.email=editor@cadence.example', '-c', 'user.name=Editor', ...args], {
     cwd: copy.root,
@@ -36,6 +65,15 @@ test.beforeAll(async () => {
   git('add', 'content')
   git('commit', '-qm', 'content as committed')
   dev = await startDevServer(copy.root)
+})
+
+// What the dev server printed, beside a failed test's report: its errors explain most failures here.
+test.afterEach(async () => {
+  const testInfo = test.info()
+  if (testInfo.status === testInfo.expectedStatus) return
+  const log = testInfo.outputPath('npm-run-dev.log')
+  writeFileSync(log, dev.output())
+  await testInfo.attach('npm run dev output', { path: log, contentType: 'text/plain' })
 })
 
 test.afterAll(async () => {
@@ -59,6 +97,62 @@ async function openPlan(page: Page, name: string): Promise<void> {
   await page.getByText(name, { exact: true }).click()
   await expect(page.getByRole('dialog')).toBeVisible()
 }
+
+test('a file broken by hand opens in the editor, whose fields show the content check’s messages, and is fixed there', async ({ page }) => {
+  const original = read(PRICING)
+  const tooLong = 'Pricing for individuals, teams and mentoring programmes, billed per active member each month'
+  const broken = original.replace('title: Pricing\n', `title: ${tooLong}\n`).replace('    priceMonthlyUsd: 12\n', '    priceMonthlyUsd: twelve\n')
+  writeFileSync(path.join(copy.root, PRICING), broken)
+  try {
+    const check = checkContent()
+    expect(check.status).toBe(1)
+    // The words `npm run check-content` prints for the title (line 2) and for the Team plan's price.
+    const titleMessage = /^content\/pages\/pricing\.md:2: title: (.+)$/m.exec(check.output)?.[1]
+    expect(titleMessage, check.output).toContain(`(this has ${tooLong.length})`)
+    const priceMessage = /^content\/pages\/pricing\.md:\d+: plan "Team" › priceMonthlyUsd: (.+)$/m.exec(check.output)?.[1]
+    expect(priceMessage, check.output).toContain('"twelve"')
+
+    // The editor does not depend on the content: the page it edits fails, the editor opens.
+    const page500 = await page.goto(`${dev.origin}/pricing`, { timeout: 120_000 })
+    expect(page500?.status()).toBe(500)
+    await openEntry(page, 'pricing', 'Pricing')
+    const title = page.getByRole('textbox', { name: 'Page title' })
+    await expect(title).toHaveValue(tooLong)
+    // Shown as soon as the entry opens: the value came wrong from the file (Keystatic would wait for
+    // a blur, or for a save, which it skips while nothing has changed). Keystatic's UI kit ties a
+    // field's message to it as part of its description.
+    await expect(title).toHaveAttribute('aria-invalid', 'true')
+    await expect(title).toHaveAccessibleDescription(`${TITLE_HELP} ${titleMessage}`)
+    await title.fill('Plans and prices')
+    await expect(title).not.toHaveAttribute('aria-invalid')
+    await expect(title).toHaveAccessibleDescription(TITLE_HELP)
+
+    // A price the editor cannot hold as a number: the plan says so in the list, and its field too.
+    const teamRow = page.getByRole('main').getByText(`Team — priceMonthlyUsd: ${priceMessage}`, { exact: true })
+    await teamRow.click()
+    const price = page.getByRole('dialog').getByRole('textbox', { name: 'Price per month in US dollars' })
+    await expect(price).toHaveAccessibleDescription(`${PRICE_HELP} ${priceMessage}`)
+    await price.fill('12')
+    await price.blur()
+    await expect(price).toHaveAccessibleDescription(PRICE_HELP)
+    await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click()
+    await expect(page.getByRole('main').getByText('Team', { exact: true })).toBeVisible()
+
+    await save(page)
+    const changed = () =>
+      git('diff', '-U0', '--', PRICING)
+        .split('\n')
+        .filter((line) => /^[-+][^-+]/.test(line))
+    await expect.poll(changed, { timeout: 20_000 }).toEqual(['-title: Pricing', '+title: Plans and prices'])
+    expect(checkContent()).toEqual({ status: 0, output: 'content/: all valid\n' })
+
+    const fixed = await page.goto(`${dev.origin}/pricing`)
+    expect(fixed?.status()).toBe(200)
+    await expect(page).toHaveTitle('Plans and prices · Cadence')
+  } finally {
+    writeFileSync(path.join(copy.root, PRICING), original)
+  }
+})
 
 test('changing the Team price changes only its line, and /pricing, /pricing.md and the plan data show it', async ({ page, request }) => {
   await openEntry(page, 'pricing', 'Pricing')
@@ -87,7 +181,7 @@ test('changing the Team price changes only its line, and /pricing, /pricing.md a
   git('commit', '-qam', 'Team at 15')
 })
 
-test('a price of "twelve" is not taken, an empty plan name and a feature over 120 characters are refused; nothing is written', async ({
+test('a price of "twelve" is not taken, an empty plan name and a feature over 120 characters are refused with the content check’s words; nothing is written', async ({
   page,
   browser,
 }) => {
@@ -101,8 +195,14 @@ test('a price of "twelve" is not taken, an empty plan name and a feature over 12
   await price.blur()
   await expect(price).toHaveValue(saved)
 
-  await dialog.getByRole('textbox', { name: 'Plan name' }).fill('')
+  const emptyName = contentCheckSays('    name: Team\n', "    name: ''\n", 'name')
+  const name = dialog.getByRole('textbox', { name: 'Plan name' })
+  await name.fill('')
+  await name.blur()
+  await expect(name).toHaveAccessibleDescription(emptyName)
   await dialog.getByRole('button', { name: 'Done' }).click()
+  // Closed, the plan says in the list of plans what is wrong with it.
+  await expect(page.getByRole('main').getByText(`Plans — name: ${emptyName}`, { exact: true })).toBeVisible()
   await save(page)
   // Refused: the entry stays unsaved and no file changes.
   await expect(page.getByText('Unsaved')).toBeVisible()
@@ -117,8 +217,10 @@ test('a price of "twelve" is not taken, an empty plan name and a feature over 12
   await fresh.getByRole('dialog').getByText('Unlimited goals').click()
   const featureDialog = fresh.getByRole('dialog').last()
   const feature = featureDialog.getByRole('textbox', { name: 'Feature' })
-  await feature.fill('x'.repeat(121))
+  const tooLong = 'x'.repeat(121)
+  await feature.fill(tooLong)
   await feature.blur()
+  await expect(feature).toHaveAccessibleDescription(contentCheckSays('      - Unlimited goals\n', `      - ${tooLong}\n`, 'feature 1'))
   await featureDialog.getByRole('button', { name: 'Done' }).click()
   // Refused: the feature stays open with the message, and nothing is written.
   await expect(fresh.getByRole('dialog')).toHaveCount(2)

@@ -116,6 +116,40 @@ describe('one statement of the rules: the editor fields are the zod schemas', ()
     expect(() => parseContentFile(PRICING, file, PricingFrontmatterSchema)).toThrow(message)
   })
 
+  it('a price written as a word in the file opens as written and is refused with the content check’s words until replaced', () => {
+    const source = read(PRICING).replace('    priceMonthlyUsd: 12\n', '    priceMonthlyUsd: twelve\n')
+    const state = openEntry('pricing', source)
+    expect((state.plans as Plan[])[1]?.priceMonthlyUsd).toBe('twelve')
+    expect(editorProblems('pricing', state)).toEqual(['plans.1.priceMonthlyUsd: expected a number, got "twelve"'])
+    expect(() => parseContentFile(PRICING, source, PricingFrontmatterSchema)).toThrow(
+      'plan "Team" › priceMonthlyUsd: expected a number, got "twelve"',
+    )
+    const plans = (state.plans as Plan[]).map((plan) => (plan.id === 'team' ? { ...plan, priceMonthlyUsd: 12 } : plan))
+    expect(saveEntry('pricing', { ...state, plans })).toBe(read(PRICING))
+  })
+
+  it('a button value outside the allowed ones opens as written and is refused with the content check’s words', () => {
+    const source = read(PRICING).replace('    cta: signup\n    ctaLabel: Start a team\n', '    cta: call-us\n    ctaLabel: Start a team\n')
+    expect(source).not.toBe(read(PRICING))
+    expect(editorProblems('pricing', openEntry('pricing', source))).toEqual(['plans.1.cta: expected one of signup, contact, got "call-us"'])
+  })
+
+  it('a plan the content check would refuse says why in the list of plans, in the content check’s words', () => {
+    const list = singletonSchema('pricing').plans as unknown as { itemLabel: (preview: unknown) => string }
+    // What Keystatic hands itemLabel: the entry's preview, each field holding its value.
+    const preview = (plan: Plan) => ({
+      fields: Object.fromEntries(
+        Object.entries(plan).map(([key, value]) => [key, Array.isArray(value) ? { elements: value.map((item) => ({ value: item })) } : { value }]),
+      ),
+    })
+    const team = pricingState().plans.find((plan) => plan.id === 'team') as Plan
+    expect(list.itemLabel(preview(team))).toBe('Team')
+    expect(list.itemLabel(preview({ ...team, name: '' }))).toBe('Plans — name: expected text, got an empty value')
+    expect(list.itemLabel(preview({ ...team, features: ['Unlimited goals', 'x'.repeat(121)] }))).toBe(
+      'Team — feature 2: at most 120 characters (this has 121)',
+    )
+  })
+
   it('the sales form of the contact page has the fields of SalesFormSchema, its parts and its choices', () => {
     const schema = singletonSchema('contact') as unknown as Record<string, Field>
     const form = schema.salesForm as Field
