@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { IDLE_SOCKET_TIMEOUT_MS, SERVER_TIMEOUTS } from '../../lib/server/server-options.ts'
-import { rawExchange, type Outcome } from '../../scripts/soak/wire.ts'
+import { rawExchange, type Outcome } from '../../harness/raw-exchange.ts'
 import { mcpAnswerProblems, restAnswerProblems } from '../../harness/contract-answers.ts'
 import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
