@@ -179,13 +179,8 @@ const NEAR_MISS_RESOURCES = `${API}/resources/pricing ${API}/resources/PRODUCT-O
 const PROBLEM_PAGES = CONTRACT_PROBLEM_CODES.map((code) => `/problems/${code}`)
 const DOCUMENTS = Object.keys(CONTRACT_DOCUMENTS)
 const ACCEPTS = ['text/markdown', 'text/html', '*/*', 'text/markdown, text/html;q=0.5', 'text/markdown;q=0.9, text/html', 'text/*', '']
-const ODD_ACCEPTS = [
-  'text/html;q=0.8, text/markdown;q=0.8',
-  'application/json',
-  'text/markdown;q=0',
-  'TEXT/MARKDOWN',
-  'text/markdown;q=abc, text/html;q=0.1',
-]
+const ODD_ACCEPTS =
+  'text/html;q=0.8, text/markdown;q=0.8|application/json|text/markdown;q=0|TEXT/MARKDOWN|text/markdown;q=abc, text/html;q=0.1'.split('|')
 
 const PIPELINED: Row[] = [
   { share: 5, method: getOrHead(0.2), target: `${HEALTH} ${PATH.resources} ${PATH.resource('agent-boundaries')} ${API}/nope`, expect: rest() },
