@@ -7,8 +7,9 @@
  * budget is spent, a body that needs its next window stops reading (TCP backpressure holds the rest on
  * the client) until bytes come back, in arrival order; the first body to wait reads on anyway, so bodies
  * that each hold part of the budget never wait on each other for good. Bodies thus hold at most the
- * budget plus one body past it (at most its route's limit); one that cannot finish is cut off by the
- * request timeout.
+ * budget, one body past it (at most its route's limit) and, for each body being read, what its last
+ * read brought beyond its window (at most 64 KiB); one that cannot finish is cut off by the request
+ * timeout.
  */
 
 /** One body's bytes against the budget. */
