@@ -1,7 +1,6 @@
 /**
- * `npm run soak`: bounded robustness run on loopback (SOAK_SECONDS, SOAK_MAX_REQUESTS; also SOAK_RATE,
- * SOAK_CONCURRENCY, SOAK_CLIENTS, SOAK_SETTLE_SECONDS, SOAK_SEED). Prints the report; exits 1 on any
- * 5xx, hang, unanswered request, wrong answer, unsettled memory or inexact quota.
+ * `npm run soak`: bounded robustness run on loopback (its SOAK_* knobs: scripts/soak/run.ts). Prints the
+ * report; exits 1 on any 5xx, hang, unanswered request, wrong answer, unsettled memory or inexact quota.
  */
 import { exitOnConfigError, loadEnvFiles } from '../lib/env-files.ts'
 import { formatReport } from './soak/report.ts'

@@ -6,7 +6,7 @@
  * failure is a plain 500 without details, never a crash or a hang.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { BodyBudget, ReleaseBody } from './body-budget.ts'
+import { type BodyAccount, type BodyBudget, FREE_BODY } from './body-budget.ts'
 import type { AgentRequest, HeaderReader, PlainRequest, RequestDelivery } from './agent-request.ts'
 import { combineField } from './header-list.ts'
 import type { HttpAnswer } from './http-answer.ts'
@@ -63,8 +63,12 @@ export function writeAnswer({ status, headers, body }: HttpAnswer, target: Serve
   target.end(body)
 }
 
-/** Reads at most `limitBytes + 1` bytes of the body; what follows is drained and dropped. */
-export function readBodyUpTo(request: IncomingMessage, limitBytes: number): Promise<Uint8Array | null> {
+/**
+ * Reads at most `limitBytes + 1` bytes of the body; what follows is drained and dropped. The bytes kept
+ * count against `account`: while it says stop, neither the request nor its socket is read (pausing the
+ * socket alone is undone by the request's own flow, which resumes it once drained).
+ */
+export function readBodyUpTo(request: IncomingMessage, limitBytes: number, account: BodyAccount = FREE_BODY): Promise<Uint8Array | null> {
   const method = request.method
   if (method === 'GET' || method === 'HEAD') {
     request.resume()
@@ -72,25 +76,39 @@ export function readBodyUpTo(request: IncomingMessage, limitBytes: number): Prom
   }
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
+    const socket = request.socket
     let size = 0
     let done = false
+    let stopped = false
+    const stop = () => {
+      if (stopped) return
+      stopped = true
+      request.pause()
+      socket.pause()
+    }
+    const resume = () => {
+      if (!stopped) return
+      stopped = false
+      socket.resume()
+      request.resume()
+    }
     const finish = () => {
       if (done) return
       done = true
+      resume()
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks))
     }
-    // The request may have ended (timed out, or the client left) while it waited for its turn.
     if (request.destroyed || request.readableEnded) return finish()
+    // Not a byte more is read before the body's first window; paused first, the request stays paused
+    // when the listener below comes.
+    if (!account.take(0, resume)) stop()
     request.on('data', (chunk: Buffer) => {
       if (done) return
-      if (size + chunk.length > limitBytes) {
-        chunks.push(chunk.subarray(0, limitBytes + 1 - size))
-        size = limitBytes + 1
-        finish()
-        return
-      }
-      chunks.push(chunk)
-      size += chunk.length
+      const kept = size + chunk.length > limitBytes ? chunk.subarray(0, limitBytes + 1 - size) : chunk
+      chunks.push(kept)
+      size += kept.length
+      if (size > limitBytes) return finish()
+      if (!account.take(kept.length, resume)) stop()
     })
     request.on('end', finish)
     request.on('error', finish)
@@ -99,11 +117,10 @@ export function readBodyUpTo(request: IncomingMessage, limitBytes: number): Prom
   })
 }
 
-/** What a body needs from the budget: its declared length, else as much as the route reads. */
-function reservationFor(request: IncomingMessage, limitBytes: number): number {
-  if (request.method === 'GET' || request.method === 'HEAD') return 0
+/** A body's declared length, if it declares one (a chunked body does not). */
+function declaredLength(request: IncomingMessage): number | undefined {
   const declared = Number(request.headers['content-length'])
-  return Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, limitBytes + 1) : limitBytes + 1
+  return request.headers['content-length'] !== undefined && Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined
 }
 
 /** How a handler is served: the origin of request URLs, the body it reads, and the request's delivery. */
@@ -121,22 +138,18 @@ export async function serveWithHandler(
   response: ServerResponse,
   { origin, body, delivery }: HandlerServing,
 ): Promise<void> {
-  let release: ReleaseBody = () => {}
+  const account = body && request.method !== 'GET' && request.method !== 'HEAD' ? body.budget.open(declaredLength(request)) : undefined
   try {
     if (!body) request.resume()
-    else {
-      // Until its turn, not even Node's stream buffer takes the body: the bytes wait on the client.
-      request.socket.pause()
-      release = await body.budget.reserve(reservationFor(request, body.limitBytes), (cancel) => request.once('close', cancel))
-      request.socket.resume()
-    }
-    const bytes = body ? await readBodyUpTo(request, body.limitBytes) : null
+    const bytes = body ? await readBodyUpTo(request, body.limitBytes, account) : null
+    // The client left (or the request timed out) before its body came: there is no one to answer.
+    if (request.destroyed && !request.complete) return
     writeAnswer(await handler(toAgentRequest(request, origin, bytes, delivery)), response)
   } catch (error) {
     console.error('[server] a direct route failed', error)
     if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })
     response.end('Internal server error.\n')
   } finally {
-    release()
+    account?.release()
   }
 }

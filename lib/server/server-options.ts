@@ -46,8 +46,9 @@ export const SERVER_OPTIONS: ServerOptions = {
 export const MAX_CONNECTIONS = 2048
 
 /**
- * Request bodies read at once (lib/http/body-budget.ts): bodies up to 16 KiB (a valid MCP message)
- * at once; larger ones 16 MiB together, in arrival order, the rest waiting unread for their turn.
+ * Request bodies held at once (lib/http/body-budget.ts): bodies declared up to 16 KiB (a valid MCP
+ * message) are read at once; larger ones hold 4 MiB together, each counted by what arrived plus the
+ * 64 KiB window it reads next, the rest waiting unread while that is spent.
  */
 export const BODY_BUDGET = { limitBytes: 4 * 1024 * 1024, freeBytesPerBody: 16 * 1024 } as const
 

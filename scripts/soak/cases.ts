@@ -4,10 +4,12 @@
  * judged by the one judge of right answers (harness/contract-answers.ts); how an exchange must end
  * (answer, cut-off, close) is the runner's (run.ts).
  */
+import type { Socket } from 'node:net'
 import {
   API_BASE_PATH as API,
   DEFAULT_SERVICE_NAME,
   MCP_LEGACY_PROTOCOL_VERSIONS as LEGACY,
+  MCP_MAX_BODY_BYTES,
   MCP_PATH,
   MCP_PROTOCOL_VERSION as MODERN,
   PUBLIC_RESOURCE_IDS,
@@ -23,10 +25,9 @@ import {
   answerProblems,
   CONTRACT_DOCUMENTS,
   CONTRACT_PROBLEM_CODES,
-  type JudgedRequest,
 } from '../../harness/contract-answers.ts'
 import { integer, pick, type ClientPool, type Random } from './clients.ts'
-import type { Answered, HttpSpec, RawPlan } from './wire.ts'
+import type { Answered, RawPlan } from '../../harness/raw-exchange.ts'
 
 /** The categories of valid and of hostile traffic, each with how often it is picked relative to the others of its kind. */
 const VALID_SHARES = { rest: 32, 'mcp-modern': 23, 'mcp-legacy': 10, documents: 13, homepage: 9, pages: 9, pipelined: 4 }
@@ -44,37 +45,28 @@ export const HANG_MS = 10_000
 /** Scheduling slack on a loaded 2-core machine, added to the server's cut-off bounds. */
 export const CUT_OFF_SLACK_MS = 2_000
 
+/**
+ * A row as sent once. `expect`: every answer must arrive (`answer`), or a close counts as a refusal
+ * too (`answer-or-close`: a head the server stops reading), or the server closes without one
+ * (`close`: CONNECT), or it must cut the client off, 408 or close, inside `cutOffWindow` (`cut-off`).
+ * 200 bodies of GETs with one `consistencyKey` must be byte-identical; `timed: false` (waits on
+ * purpose) keeps an exchange out of the latency figures; `learn` takes the ETag of a 200.
+ */
 export interface SoakCase {
   category: Category
   label: string
-  send: { kind: 'http'; spec: HttpSpec } | { kind: 'raw'; plan: RawPlan }
+  plan: RawPlan
   boundMs: number
-  /**
-   * `answer`: every expected answer must arrive; `answer-or-close`: the server may also refuse by closing
-   * (oversized headers it stops reading); `close`: the server closes at once without an answer (CONNECT);
-   * `cut-off`: a too-slow client the server must cut off (408 or close) inside `cutOffWindow`.
-   */
   expect: 'answer' | 'answer-or-close' | 'close' | 'cut-off'
   cutOffWindow?: readonly [number, number]
-  /** Problems of the answers (empty: each is the contract's answer). */
   judge?: (answers: Answer[]) => string[]
-  /** Answers of GETs with the same key must have byte-identical 200 bodies. */
   consistencyKey?: string
-  /** False for exchanges that wait on purpose (a slow reader): left out of the latency figures. */
   timed?: boolean
-  /** Called with a 200 answer (learns ETags for conditional requests). */
   learn?: (answer: Answered) => void
 }
 
-/** The soak's state: the site, its random source and clients, the ETags seen (per target and variant), a 2 MB + 1 byte filler. */
-export interface CaseContext {
-  port: number
-  baseUrl: string
-  random: Random
-  pool: ClientPool
-  etags: Map<string, string>
-  bigFiller: Buffer
-}
+/** The soak's state: the site, its random source, clients and kept-alive connections, the ETags seen (per target and variant). */
+export type CaseContext = { port: number; baseUrl: string; random: Random; pool: ClientPool; sockets: Socket[]; etags: Map<string, string> }
 
 export const toAnswer = (answered: Answered): Answer => ({ status: answered.status, headers: answered.headers, body: answered.body.toString('utf8') })
 
@@ -83,23 +75,24 @@ type Varies<T> = T | readonly T[] | ((ctx: CaseContext) => T)
 
 /**
  * A request, how it is sent, and the class of its answer. How: `whole` (the default): its bytes at once
- * on a connection of its own; `client`: through the keep-alive client (`chunked`: its body chunked);
- * `pipelined`: `repeat` requests picked from `parts` at once on one connection, each answered in order;
- * `slow-headers`: the head never ends, a byte every 400 ms; `slow-body`: the body trickled, a byte every
- * 500 ms; `idle`: connect and send nothing; `unread`: sent `repeat` times at once, the answers never read.
+ * on a connection of its own; `client`: on a kept-alive connection, which must serve on after any
+ * refusal (`chunked`: its body chunked); `pipelined`: `repeat` requests picked from `parts` at once on
+ * one connection, each answered in order (`pauseMs`: read only after that long); `slow-headers`: the
+ * head never ends, a line every 400 ms; `slow-body`: the body trickled, a byte every 500 ms; `idle`:
+ * connect and send nothing; `unread`: sent `repeat` times at once, the answers never read.
  */
 interface Row {
   /** Without one: the method and target; a row that varies them names the ones sent after its label. */
   label?: string
   /** How often the row is picked, relative to the others of its category (default 1). */
   share?: number
+  /** Without method and target: POST /mcp with JSON. A method or target with spaces is a list, one picked each time. */
   method?: Varies<string>
-  /** Without one: POST /mcp with JSON. A method or target with spaces is a list, one picked each time. */
   target?: Varies<string>
   /** Header lines as sent (each ending in CRLF), after Host, X-Forwarded-For and Connection. */
   headers?: Varies<string>
   /** An object is sent as its JSON. */
-  body?: Varies<string | Buffer | object | typeof BIG>
+  body?: Varies<string | Buffer | object>
   /** The whole message instead (`{head}`, `{host}`, `{client}`: the usual head, this site, a client's X-Forwarded-For line). */
   raw?: Varies<string | Buffer>
   how?: 'whole' | 'client' | 'chunked' | 'pipelined' | 'slow-headers' | 'slow-body' | 'idle' | 'unread'
@@ -115,12 +108,11 @@ interface Row {
   conditional?: number
   repeat?: number | readonly [number, number]
   parts?: readonly Row[]
-  /** A pipelined row that reads its answers only after this long. */
   pauseMs?: number
 }
 
 /** The filler body: 2 MB + 1 bytes, one more than POST /mcp takes. */
-const BIG: unique symbol = Symbol('2 MB + 1')
+const BIG = Buffer.alloc(MCP_MAX_BODY_BYTES + 1, 0x20)
 /** The valid operation paths; hostile paths below are written out, as an attacker would. */
 const PATH = {
   health: operationPath('getAgentHealth'),
@@ -132,28 +124,16 @@ const HEALTH = PATH.health
 const RESOURCES = PUBLIC_RESOURCE_IDS.map(PATH.resource)
 const RESOURCE = PATH.resource('product-overview')
 /** The soak's site runs with the default SERVICE_NAME. */
-const TOOL = {
-  capabilities: mcpToolName(DEFAULT_SERVICE_NAME, 'getPublicCapabilities'),
-  list: mcpToolName(DEFAULT_SERVICE_NAME, 'listPublicResources'),
-  read: mcpToolName(DEFAULT_SERVICE_NAME, 'getPublicResource'),
-}
+const tool = (operation: Parameters<typeof mcpToolName>[1]) => mcpToolName(DEFAULT_SERVICE_NAME, operation)
+const TOOL = { capabilities: tool('getPublicCapabilities'), list: tool('listPublicResources'), read: tool('getPublicResource') }
 const { rest, mcp, status, document, homepage, page } = answerClass
 /** A client far below its quota: never a 429. */
 const ADMITTED = rest(true)
 const short = (text: string) => (text.length > 50 ? `${text.slice(0, 50)}… (${text.length} chars)` : text)
 const lines = (count: number, line: (i: number) => string) => Array.from({ length: count }, (_, i) => line(i)).join('')
-/** Between `min` and `max` numbered header lines. */
-const numbered =
-  (min: number, max: number, line: (i: number) => string) =>
-  ({ random }: CaseContext) =>
-    lines(integer(random, min, max), line)
-/** Rows sent through the keep-alive client (unless they say otherwise): the connection must serve on after the refusal. */
-const viaClient = (rows: readonly Row[]): Row[] => rows.map((row) => ({ how: 'client', ...row }))
-/** GET, or HEAD this share of the time. */
-const getOrHead =
-  (headShare: number) =>
-  ({ random }: CaseContext) =>
-    random() < headShare ? 'HEAD' : 'GET'
+const numbered = (min: number, max: number, line: (i: number) => string) => (ctx: CaseContext) => lines(integer(ctx.random, min, max), line)
+const keptAlive = (rows: readonly Row[]): Row[] => rows.map((row) => ({ how: 'client', ...row }))
+const getOrHead = (headShare: number) => (ctx: CaseContext) => (ctx.random() < headShare ? 'HEAD' : 'GET')
 const [MOSTLY_GET, GET_OR_HEAD] = [getOrHead(0.1), getOrHead(0.15)]
 
 const ENVELOPE = {
@@ -162,12 +142,7 @@ const ENVELOPE = {
   'io.modelcontextprotocol/clientInfo': { name: 'soak', version: '1.0.0' },
 }
 /** A JSON-RPC request of the 2026-07-28 protocol: the `_meta` envelope in its params. */
-const request = (method: string, params: object = {}, id: string | number = 1) => ({
-  jsonrpc: '2.0',
-  id,
-  method,
-  params: { ...params, _meta: ENVELOPE },
-})
+const request = (method: string, params = {}, id: string | number = 1) => ({ jsonrpc: '2.0', id, method, params: { ...params, _meta: ENVELOPE } })
 /** The header lines of a 2026-07-28 request: the version and the mirrored method and name. */
 const mirrored = (method: string, name?: string) =>
   `MCP-Protocol-Version: ${MODERN}\r\nMcp-Method: ${method}\r\n${name ? `Mcp-Name: ${name}\r\n` : ''}`
@@ -179,17 +154,16 @@ function modern(method: string, params: { name?: string; uri?: string; arguments
   return { label, share, headers: mirrored(method, name), body: (ctx) => request(method, params, id(ctx)), expect: mcp(200) }
 }
 /** A well-formed request of a legacy protocol version. */
-const legacy = (method: string, params?: object, share = 1): Row => ({
-  label: `legacy ${method}`,
-  share,
-  headers: ({ random }) => `MCP-Protocol-Version: ${pick(random, LEGACY)}\r\n`,
-  body: ({ random }) => ({ jsonrpc: '2.0', id: integer(random, 1, 1e6), method, ...(params ? { params } : {}) }),
-  expect: mcp(200),
-})
+const legacy = (method: string, params?: object, share = 1): Row => {
+  const body = ({ random }: CaseContext) => ({ jsonrpc: '2.0', id: integer(random, 1, 1e6), method, ...(params ? { params } : {}) })
+  return { label: `legacy ${method}`, share, headers: ({ random }) => `MCP-Protocol-Version: ${pick(random, LEGACY)}\r\n`, body, expect: mcp(200) }
+}
 /** Rows of one answer class, one a body each: POST /mcp with `headers`. */
 const bodies = (expect: AnswerClass, headers: string, rows: Record<string, Row['body']>): Row[] =>
   Object.entries(rows).map(([label, body]) => ({ label, headers, body, expect }))
 const ping = { jsonrpc: '2.0', id: 7, method: 'ping' }
+/** tools/call of the capabilities tool. */
+const CALL = { name: TOOL.capabilities, arguments: {} }
 const TOOLS_LIST_TWO = { jsonrpc: '2.0', id: 'two', method: 'tools/list' }
 const RESOURCES_LIST_THREE = { jsonrpc: '2.0', id: 3, method: 'resources/list' }
 const OLD = 'MCP-Protocol-Version: 2025-11-25\r\n'
@@ -205,13 +179,8 @@ const NEAR_MISS_RESOURCES = `${API}/resources/pricing ${API}/resources/PRODUCT-O
 const PROBLEM_PAGES = CONTRACT_PROBLEM_CODES.map((code) => `/problems/${code}`)
 const DOCUMENTS = Object.keys(CONTRACT_DOCUMENTS)
 const ACCEPTS = ['text/markdown', 'text/html', '*/*', 'text/markdown, text/html;q=0.5', 'text/markdown;q=0.9, text/html', 'text/*', '']
-const ODD_ACCEPTS = [
-  'text/html;q=0.8, text/markdown;q=0.8',
-  'application/json',
-  'text/markdown;q=0',
-  'TEXT/MARKDOWN',
-  'text/markdown;q=abc, text/html;q=0.1',
-]
+const ODD_ACCEPTS =
+  'text/html;q=0.8, text/markdown;q=0.8|application/json|text/markdown;q=0|TEXT/MARKDOWN|text/markdown;q=abc, text/html;q=0.1'.split('|')
 
 const PIPELINED: Row[] = [
   { share: 5, method: getOrHead(0.2), target: `${HEALTH} ${PATH.resources} ${PATH.resource('agent-boundaries')} ${API}/nope`, expect: rest() },
@@ -221,27 +190,25 @@ const PIPELINED: Row[] = [
 
 /** Valid traffic by category: every operation and document, as well-behaved clients ask for them. */
 const VALID_ROWS: Record<ValidCategory, readonly Row[]> = {
-  rest: viaClient([
-    ...[HEALTH, PATH.capabilities, PATH.resources].map(
-      (target, i): Row => ({ share: i === 0 ? 20 : 15, method: GET_OR_HEAD, target, expect: ADMITTED }),
-    ),
+  rest: keptAlive([
+    ...[HEALTH, PATH.capabilities, PATH.resources].map((target, i): Row => ({ share: i ? 15 : 20, method: GET_OR_HEAD, target, expect: ADMITTED })),
     { share: 30, method: GET_OR_HEAD, target: RESOURCES, expect: ADMITTED },
     { share: 8, target: NEAR_MISS_RESOURCES, expect: ADMITTED },
     { share: 6, method: 'OPTIONS', target: RESOURCES, headers: `${ORIGIN}Access-Control-Request-Method: GET\r\n`, expect: ADMITTED },
     { share: 6, target: HEALTH, headers: `${ORIGIN}Accept: application/json\r\n`, expect: ADMITTED },
   ]),
-  'mcp-modern': viaClient([
+  'mcp-modern': keptAlive([
     modern('server/discover', {}, 12),
     modern('resources/list', {}, 13),
     ...PUBLIC_RESOURCE_IDS.map((id) => modern('resources/read', { uri: `service://public/${id}` }, 17 / 3)),
     modern('tools/list', {}, 13),
-    modern('tools/call', { name: TOOL.capabilities, arguments: {} }, 10),
+    modern('tools/call', CALL, 10),
     modern('tools/call', { name: TOOL.list, arguments: {} }, 10),
     ...PUBLIC_RESOURCE_IDS.map((resourceId) => modern('tools/call', { name: TOOL.read, arguments: { resourceId } }, 17 / 3)),
     modern('resources/read', { uri: 'service://public/pricing' }, 4),
     modern('tools/call', { name: TOOL.read, arguments: { resourceId: 'nope' } }, 4),
   ]),
-  'mcp-legacy': viaClient([
+  'mcp-legacy': keptAlive([
     ...[...LEGACY, MODERN, '2024-11-05'].map((asked): Row => {
       const params = { protocolVersion: asked, capabilities: {}, clientInfo: { name: 'soak', version: '1' } }
       return { label: `legacy initialize ${asked}`, share: 5, body: { jsonrpc: '2.0', id: 1, method: 'initialize', params }, expect: mcp(200) }
@@ -253,19 +220,19 @@ const VALID_ROWS: Record<ValidCategory, readonly Row[]> = {
     legacy('ping', undefined, 8),
     { label: 'legacy 2025-03-26 batch', share: 12, headers: LEGACY_2025_03, body: [[ping, TOOLS_LIST_TWO, RESOURCES_LIST_THREE]], expect: mcp(200) },
   ]),
-  documents: viaClient([
+  documents: keptAlive([
     { share: 76, target: DOCUMENTS, conditional: 0.25, expect: document() },
     { share: 9, method: 'HEAD', target: DOCUMENTS, expect: document() },
     { label: 'GET /problems/<code>', share: 15, target: PROBLEM_PAGES, conditional: 0.25, expect: document() },
   ]),
-  homepage: viaClient(
+  homepage: keptAlive(
     [...ACCEPTS, ...ODD_ACCEPTS].map((accept): Row => {
       const markdown = prefersMarkdown(accept)
       const label = `/ as ${markdown ? 'markdown' : 'html'} (Accept ${JSON.stringify(accept)})`
       return { label, method: MOSTLY_GET, target: '/', headers: accept && `Accept: ${accept}\r\n`, conditional: 0.2, expect: homepage(markdown) }
     }),
   ),
-  pages: viaClient([
+  pages: keptAlive([
     { share: 85, method: MOSTLY_GET, target: '/pricing /contact /login /developers', headers: HTML, expect: page(200) },
     { label: '<unknown page>', share: 15, method: MOSTLY_GET, target: '/no-such-page /pricing/extra /developer', headers: HTML, expect: page(404) },
   ]),
@@ -307,21 +274,17 @@ function randomApiPath({ random }: CaseContext): string {
   const query = random() < 0.2 ? `?${pick(random, ['x=%', 'a=b&c', '%%', `q=${'z'.repeat(500)}`])}` : ''
   return `${API}/${segments.join('/')}${query}`
 }
-/** `status target` lines (`rest`: the contract's REST answer): one row each, a GET of the target. */
+/** Lines of `status target…` (`rest`: the contract's REST answer): one row a target, a GET of it. */
 const getRows = (table: string): Row[] =>
-  table
-    .trim()
-    .split(/\s*\n\s*/)
-    .map((line) => line.split(' ') as [string, string])
-    .map(([expected, target]) => ({ label: short(target), target, expect: expected === 'rest' ? rest() : status(Number(expected)) }))
+  table.split('\n').flatMap((line) => {
+    const [expected, ...targets] = line.trim().split(' ')
+    return targets.map((target) => ({ label: short(target), target, expect: expected === 'rest' ? rest() : status(Number(expected)) }))
+  })
 const TOOLS_LIST = JSON.stringify(request('tools/list'))
+const CALL_REQUEST = request('tools/call', CALL)
 const FOUR_TARGETS = `${HEALTH} ${MCP_PATH} / /pricing`
-const nestedArgument = (resourceId: unknown) => ({
-  jsonrpc: '2.0',
-  id: 9,
-  method: 'tools/call',
-  params: { name: TOOL.read, arguments: { resourceId } },
-})
+const CALL_9 = { jsonrpc: '2.0', id: 9, method: 'tools/call' }
+const nestedArgument = (resourceId: unknown) => ({ ...CALL_9, params: { name: TOOL.read, arguments: { resourceId } } })
 const deeplyNested = ({ random }: CaseContext) => {
   const depth = integer(random, 5_000, 50_000)
   return JSON.stringify(nestedArgument(0)).replace('"resourceId":0', `"resourceId":${'['.repeat(depth)}${']'.repeat(depth)}`)
@@ -329,7 +292,7 @@ const deeplyNested = ({ random }: CaseContext) => {
 /** Content-Type lines, one per type of a `|`-separated list, each after `before`. */
 const contentTypes = (types: string, before = '') => types.split('|').map((type) => `${before}Content-Type: ${type}\r\n`)
 const NOT_JSON_TYPES = 'text/plain|application/x-www-form-urlencoded|multipart/form-data; boundary=x|application/jsonx|text/json'
-const FORM_TYPES = 'application/json|application/x-www-form-urlencoded|text/plain'
+const FORM_TYPES = contentTypes('application/json|application/x-www-form-urlencoded|text/plain')
 const PAGE_TARGETS = '/ /openapi.json /pricing /contact'
 const NEXT_ACTION = `Content-Type: text/plain;charset=UTF-8\r\nNext-Action: ${'f'.repeat(40)}\r\nAccept: text/x-component\r\n`
 const NOT_A_STRING = /must be a string, not an array/
@@ -343,6 +306,7 @@ const FLOOD = {
   accept: `Accept: ${Array.from({ length: 400 }, (_, i) => `text/x-${i};q=0.${i % 10}`).join(', ')}\r\n`,
   mcpMethod: mirrored('tools/list') + lines(299, () => 'Mcp-Method: tools/list\r\n'),
   tokenNames: "!#$%&'*+-.^_`|~09AZaz: v\r\nX-Empty:\r\nX-Spaces:    padded   \r\n",
+  obsText: mirrored('tools/l\xefst'),
 }
 const DOCUMENT_TARGETS = '/ /openapi.json /llms.txt /robots.txt /problems/method_not_allowed /.well-known/mcp.json'
 /** Refused as too large, or as no HTTP at all: a 4xx, or a close when the server stops reading. */
@@ -355,50 +319,23 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
   'bad-path': [
     { label: 'random API path', method: getOrHead(0.15), target: randomApiPath, expect: rest() },
     ...getRows(`
-      rest ${API}/resources/%2e%2e/health
-      rest ${API}/%2fhealth
-      rest ${API}/resources/%2Fproduct-overview
-      rest ${API}//health
-      rest ${API}/health/
-      rest ${API}
-      rest ${API}/
-      rest ${API}/resources/../../../../etc/passwd
-      rest ${API}/resources/%E0%A4%A
-      rest ${API}/resources/%00
-      rest ${API}/resources/product%2Doverview
-      rest ${API}/health?x=%
-      rest ${API}/resources/a|b
-      rest ${API}/resources/"x"
-      rest ${API}/resources/{x}<y>
-      rest ${API}/${'a/'.repeat(3000)}
-      rest ${API}/${'b'.repeat(15_000)}
+      rest ${API}/resources/%2e%2e/health ${API}/%2fhealth ${API}/resources/%2Fproduct-overview ${API}//health
+      rest ${API}/health/ ${API} ${API}/ ${API}/resources/../../../../etc/passwd ${API}/resources/%E0%A4%A
+      rest ${API}/resources/%00 ${API}/resources/product%2Doverview ${API}/health?x=% ${API}/resources/a|b
+      rest ${API}/resources/"x" ${API}/resources/{x}<y> ${API}/${'a/'.repeat(3000)} ${API}/${'b'.repeat(15_000)}
       404 /%2e%2e/%2e%2e/etc/passwd
-      400 /pricing/%
-      400 /pricing%
-      400 /_next/static/%
-      400 /_next/%E0%A4%A
-      308 //pricing
-      308 ///
-      308 /${HEALTH}
-      308 ${API}\\health
+      400 /pricing/% /pricing% /_next/static/% /_next/%E0%A4%A
+      308 //pricing /// /${HEALTH} ${API}\\health
       200 /?%
-      400 /problems/%
-      400 /problems/%E0
+      400 /problems/% /problems/%E0
       404 /problems/nope
       400 /.well-known/%
-      404 /${'a'.repeat(8000)}
-      404 /pricing/${'%41'.repeat(2000)}
+      404 /${'a'.repeat(8000)} /pricing/${'%41'.repeat(2000)}
       400 /_next/image?url=%2F&w=64&q=75
-      404 /_next/data/x/y.json
-      404 /%00
-      404 /.env
-      404 /_next/static/chunks/../../../package.json
-      404 /api
-      404 /api/agent/v2/health
-      200 *
-      200 http://evil.example${HEALTH}`),
+      404 /_next/data/x/y.json /%00 /.env /_next/static/chunks/../../../package.json /api /api/agent/v2/health
+      200 * http://evil.example${HEALTH}`),
   ],
-  'bad-body': viaClient([
+  'bad-body': keptAlive([
     ...bodies(mcp(400, -32700), OLD, {
       'truncated JSON': ({ random }) => TOOLS_LIST.slice(0, integer(random, 1, TOOLS_LIST.length - 1)),
       'invalid JSON': ['{', 'nul', '{"jsonrpc":"2.0",}', "{'a':1}", '[1,]', '\u0000'],
@@ -429,14 +366,7 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
     { label: 'huge id', headers: OLD, body: ({ random }) => ({ ...ping, id: 'i'.repeat(integer(random, 10_000, 1_000_000)) }), expect: mcp(200) },
     { label: 'POST 2 MB to the API', method: 'POST', target: `${HEALTH} ${RESOURCE} ${API}/nope`, headers: JSON_TYPE, body: BIG, expect: rest() },
     // Prerendered pages take GET and HEAD only; npm start refuses a POST before Next sees it.
-    {
-      label: 'POST 2 MB to a page or document',
-      method: 'POST',
-      target: PAGE_TARGETS,
-      headers: contentTypes(FORM_TYPES),
-      body: BIG,
-      expect: status(405),
-    },
+    { label: 'POST 2 MB to a page or document', method: 'POST', target: PAGE_TARGETS, headers: FORM_TYPES, body: BIG, expect: status(405) },
     { label: 'POST page with a forged Next-Action', method: 'POST', target: '/contact', headers: NEXT_ACTION, body: '["$K1"]', expect: status(405) },
   ]),
   'header-flood': [
@@ -448,23 +378,12 @@ const HOSTILE_ROWS: Record<HostileCategory, readonly Row[]> = {
     { label: '8 KB Accept on /', target: '/', headers: FLOOD.accept, expect: status(200) },
     { label: '300 Mcp-Method lines', headers: FLOOD.mcpMethod, body: request('tools/list'), expect: mcp(400, -32020) },
     { label: 'every token character in header names', target: HEALTH, headers: FLOOD.tokenNames, expect: rest() },
-    {
-      label: 'obs-text in Mcp-Method',
-      headers: mirrored('tools/l\xefst'),
-      latin1: true,
-      body: request('tools/list', {}, 2),
-      expect: mcp(400, -32020),
-    },
+    { label: 'obs-text in Mcp-Method', headers: FLOOD.obsText, latin1: true, body: request('tools/list', {}, 2), expect: mcp(400, -32020) },
     { label: 'obs-text in Accept and a cookie', target: HEALTH, headers: 'Accept: text/\xff\xfe\r\nCookie: caf\xe9=cr\xe8me\r\n', expect: rest() },
   ],
-  'hostile-cookie': viaClient([
+  'hostile-cookie': keptAlive([
     { label: 'REST with a hostile cookie', target: `${HEALTH} ${RESOURCE}`, headers: cookie, expect: rest() },
-    {
-      label: 'MCP with a hostile cookie',
-      headers: (ctx) => `${mirrored('tools/call', TOOL.capabilities)}${cookie(ctx)}`,
-      body: request('tools/call', { name: TOOL.capabilities, arguments: {} }),
-      expect: mcp(200),
-    },
+    { label: 'MCP with a hostile cookie', headers: (ctx) => mirrored('tools/call', CALL.name) + cookie(ctx), body: CALL_REQUEST, expect: mcp(200) },
     ...getRows('200 /\n200 /pricing\n200 /login\n200 /openapi.json\n401 /.well-known/vercel/flags').map((row) => ({
       ...row,
       label: `${row.target} with a hostile cookie`,
@@ -524,16 +443,13 @@ const SLOW_ROWS: Record<SlowCategory, readonly Row[]> = {
   // 300 pipelined requests for the 30 KB OpenAPI document, never read: about 9 MB, more than the
   // kernel's socket buffers take, so the server holds the rest until it gives up on the reader.
   'slow-reader': [{ label: 'pipelined /openapi.json, never read', how: 'unread', target: '/openapi.json', repeat: 300, expect: 'cut-off' }],
-  'slow-body': [
-    { label: 'body trickled', how: 'slow-body', method: 'POST', target: MCP_PATH, headers: [LONG_BODY, CHUNKED_JSON], expect: 'cut-off' },
-  ],
+  'slow-body': [{ label: 'body trickled', how: 'slow-body', headers: [LONG_BODY, CHUNKED_JSON], expect: 'cut-off' }],
 }
 
 function vary<T>(value: Varies<T>, ctx: CaseContext): T {
   if (typeof value === 'function') return (value as (ctx: CaseContext) => T)(ctx)
   return Array.isArray(value) ? pick(ctx.random, value as readonly T[]) : (value as T)
 }
-
 const oneOf = (value: string, ctx: CaseContext) => (value.includes(' ') ? pick(ctx.random, value.split(' ')) : value)
 
 /** One item, each as likely as its share. */
@@ -547,7 +463,7 @@ function pickShare<T>(random: Random, items: readonly T[], share: (item: T) => n
 }
 const pickRow = (ctx: CaseContext, rows: readonly Row[]) => pickShare(ctx.random, rows, (row) => row.share ?? 1)
 
-/** Header lines as an object, names lower-case (the judge's and node:http's form). */
+/** Header lines as an object, names lower-case (the judge's form). */
 function headerObject(text: string): Record<string, string> {
   const headers: Record<string, string> = {}
   for (const line of text.split('\r\n')) {
@@ -570,7 +486,7 @@ function parsedJson(text: string): unknown {
  * its timeout plus one check interval; a reader that stopped within one to two idle timeouts (Node
  * re-arms the idle timer once while a write is pending).
  */
-export function cutOffWindow(kind: SlowCategory): readonly [number, number] {
+export function cutOffWindowOf(kind: SlowCategory): readonly [number, number] {
   if (kind === 'slow-reader') return [IDLE_SOCKET_TIMEOUT_MS - 250, 2 * IDLE_SOCKET_TIMEOUT_MS + CUT_OFF_SLACK_MS]
   const timeout = kind === 'slow-body' ? 'requestTimeout' : 'headersTimeout'
   return [SERVER_TIMEOUTS[timeout] - 250, cutOffBoundMs(timeout) + CUT_OFF_SLACK_MS]
@@ -578,18 +494,16 @@ export function cutOffWindow(kind: SlowCategory): readonly [number, number] {
 
 const JSON_POST = 'Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n'
 
-/** A row's request as picked this time: what is sent, what the judge is told, and how its answer is judged. */
+/** A row's request as picked this time: its bytes, what the judge is told, and how its answer is judged. */
 function requestOf(ctx: CaseContext, row: Row, client: string) {
   const picked = row.body === undefined ? undefined : vary(row.body, ctx)
   // What is sent, and what the judge is told was sent: the parsed body (none for bytes that are no JSON).
   const [body, sent]: [string | Buffer | undefined, unknown] =
-    picked === BIG
-      ? [ctx.bigFiller, undefined]
-      : Buffer.isBuffer(picked) || picked === undefined
-        ? [picked, undefined]
-        : typeof picked === 'string'
-          ? [picked, picked.length <= 10_000 ? parsedJson(picked) : undefined]
-          : [JSON.stringify(picked), picked]
+    Buffer.isBuffer(picked) || picked === undefined
+      ? [picked, undefined]
+      : typeof picked === 'string'
+        ? [picked, picked.length <= 10_000 ? parsedJson(picked) : undefined]
+        : [JSON.stringify(picked), picked]
   const isMcp = row.target === undefined
   const method = row.method === undefined ? (isMcp ? 'POST' : 'GET') : oneOf(vary(row.method, ctx), ctx)
   const target = row.target === undefined ? MCP_PATH : oneOf(vary(row.target, ctx), ctx)
@@ -601,34 +515,30 @@ function requestOf(ctx: CaseContext, row: Row, client: string) {
   const conditional = etag && ctx.random() < (row.conditional ?? 0) ? `If-None-Match: ${etag}\r\n` : ''
   const lines = `${jsonPost}${rowLines}${conditional}`
   const headers: Record<string, string> = { ...headerObject(lines), 'x-forwarded-for': client }
-  const judged: JudgedRequest = { method, target, headers, body: row.sent ?? sent, baseUrl: ctx.baseUrl }
+  const judged = { method, target, headers, body: row.sent ?? sent, baseUrl: ctx.baseUrl }
   const varies = [row.method, row.target].some((field) => Array.isArray(field) || typeof field === 'function' || field?.includes(' '))
   const named = row.label === undefined ? `${method} ${short(target)}` : varies ? `${row.label}: ${method} ${short(target)}` : row.label
-  const label = `${named.replace('{content-type}', headers['content-type'] ?? '')}${conditional ? ' (If-None-Match)' : ''}`
   const size = body === undefined ? 0 : Buffer.byteLength(body)
-  const length = body === undefined || /content-length|transfer-encoding/i.test(lines) ? '' : `Content-Length: ${size}\r\n`
-  /** The request as bytes, on a connection it closes or not. */
-  const message = (close: boolean) =>
-    Buffer.from(
-      `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\nX-Forwarded-For: ${client}\r\n${close ? 'Connection: close\r\n' : ''}${lines}${length}`,
-      row.latin1 ? 'latin1' : 'utf8',
-    )
-  /** The whole request: head, blank line and body. */
-  const whole = (close: boolean) => Buffer.concat([message(close), Buffer.from('\r\n'), Buffer.from(body ?? '')])
+  const chunked = row.how === 'chunked'
+  const framed = body !== undefined && !/content-length|transfer-encoding/i.test(lines)
+  const framing = !framed ? '' : chunked ? 'Transfer-Encoding: chunked\r\n' : `Content-Length: ${size}\r\n`
+  const bytes = Buffer.concat(
+    [chunked ? `${size.toString(16)}\r\n` : '', body ?? '', chunked ? '\r\n0\r\n\r\n' : ''].map((part) => Buffer.from(part)),
+  )
+  // The head without its blank line, on a connection it closes or not.
+  const start = `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\nX-Forwarded-For: ${client}\r\n`
+  const head = (close: boolean) => Buffer.from(`${start}${close ? 'Connection: close\r\n' : ''}${lines}${framing}`, row.latin1 ? 'latin1' : 'utf8')
+  const cacheable = method === 'GET' && !conditional && ['rest', 'document', 'homepage'].includes(expected?.kind ?? '')
   return {
     method,
     target,
     headers,
-    body,
     size,
-    label,
-    message,
-    whole,
+    label: `${named.replace('{content-type}', headers['content-type'] ?? '')}${conditional ? ' (If-None-Match)' : ''}`,
+    head,
+    whole: (close: boolean) => Buffer.concat([head(close), Buffer.from('\r\n'), bytes]),
     judge: (answer: Answer) => (expected ? answerProblems(judged, answer, expected) : []),
-    consistencyKey:
-      method === 'GET' && !conditional && ['rest', 'document', 'homepage'].includes(expected?.kind ?? '')
-        ? `${new URL(target, 'http://x').pathname} ${variant}`
-        : undefined,
+    consistencyKey: cacheable ? `${new URL(target, 'http://x').pathname} ${variant}` : undefined,
     learn: row.conditional ? (answer: Answered) => answer.headers.etag && ctx.etags.set(`${target} ${variant}`, answer.headers.etag) : undefined,
   }
 }
@@ -639,61 +549,43 @@ const judgeFirst = (judge: (answer: Answer) => string[]) => (answers: Answer[]) 
 function rowCase(ctx: CaseContext, category: Category, row: Row, client = ctx.pool.forwardedFor(ctx.random)): SoakCase {
   const how = row.how ?? 'whole'
   const r = requestOf(ctx, row, client)
-  const base = { category, label: r.label, boundMs: r.size > 1_000_000 ? 2 * HANG_MS : HANG_MS, judge: judgeFirst(r.judge) }
-  const expect: SoakCase['expect'] = row.expect === 'close' ? 'close' : row.orClose ? 'answer-or-close' : 'answer'
-  if (how === 'client' || how === 'chunked') {
-    const headers = { ...r.headers, ...(how === 'chunked' ? { 'transfer-encoding': 'chunked' } : {}) }
-    const { consistencyKey, learn } = r
-    return { ...base, send: { kind: 'http', spec: { method: r.method, path: r.target, headers, body: r.body } }, expect, consistencyKey, learn }
-  }
+  const expect = row.expect === 'close' ? 'close' : row.orClose ? 'answer-or-close' : 'answer'
+  const headMethods = [r.method === 'HEAD']
+  const boundMs = r.size > 1_000_000 ? 2 * HANG_MS : HANG_MS
+  const c: SoakCase = { category, label: r.label, plan: { payload: r.whole(true), headMethods }, boundMs, expect, judge: judgeFirst(r.judge) }
+  if (how === 'client' || how === 'chunked')
+    return { ...c, plan: { payload: r.whole(false), headMethods, keepAlive: ctx.sockets }, consistencyKey: r.consistencyKey, learn: r.learn }
   if (how === 'pipelined') {
-    const count = typeof row.repeat === 'number' ? row.repeat : integer(ctx.random, ...(row.repeat ?? [1, 1]))
+    const count = integer(ctx.random, ...(row.repeat as [number, number]))
     const parts = Array.from({ length: count }, () => requestOf(ctx, pickRow(ctx, row.parts ?? []), ctx.pool.forwardedFor(ctx.random)))
     const payload = Buffer.concat(parts.map((part, i) => part.whole(i === count - 1)))
     const plan = { payload, expectAnswers: count, headMethods: parts.map((part) => part.method === 'HEAD'), pauseReadingMs: row.pauseMs }
-    return {
-      ...base,
-      label: `${count} ${r.label}`,
-      send: { kind: 'raw', plan },
-      boundMs: HANG_MS + (row.pauseMs ?? 0),
-      timed: !row.pauseMs,
-      expect,
-      judge: (answers) =>
-        answers.length < count
-          ? [`${answers.length} of ${count} pipelined answers`]
-          : answers.flatMap((answer, i) => (parts[i]?.judge(answer) ?? []).map((p) => `#${i} ${parts[i]?.label}: ${p}`)),
-    }
+    const judge = (answers: Answer[]) =>
+      answers.length < count
+        ? [`${answers.length} of ${count} pipelined answers`]
+        : answers.flatMap((answer, i) => (parts[i]?.judge(answer) ?? []).map((p) => `#${i} ${parts[i]?.label}: ${p}`))
+    return { ...c, label: `${count} ${r.label}`, plan, boundMs: HANG_MS + (row.pauseMs ?? 0), timed: !row.pauseMs, judge }
   }
   if (row.raw !== undefined) {
-    const raw = vary(row.raw, ctx)
-    const host = `127.0.0.1:${ctx.port}`
-    const text = (message: string) => message.replaceAll('{head}', `Host: ${host}\r\nX-Forwarded-For: ${client}\r\nConnection: close\r\n`)
-    const payload = Buffer.isBuffer(raw) ? raw : text(raw).replaceAll('{host}', host).replaceAll('{client}', `X-Forwarded-For: ${client}\r\n`)
-    return { ...base, send: { kind: 'raw', plan: { payload } }, expect }
+    const [raw, head] = [vary(row.raw, ctx), 'Host: {host}\r\n{client}Connection: close\r\n']
+    const fill = (text: string) =>
+      text.replaceAll('{head}', head).replaceAll('{host}', `127.0.0.1:${ctx.port}`).replaceAll('{client}', `X-Forwarded-For: ${client}\r\n`)
+    return { ...c, plan: { payload: Buffer.isBuffer(raw) ? raw : fill(raw) } }
   }
-  if (how === 'whole') {
-    return { ...base, send: { kind: 'raw', plan: { payload: r.whole(true), headMethods: [r.method === 'HEAD'] } }, expect }
-  }
+  if (how === 'whole') return c
   // Slow clients: cut off inside the window of their kind; a 408 when the server answers at all.
-  const window = cutOffWindow(category as SlowCategory)
-  const slow = {
-    ...base,
-    boundMs: window[1],
-    expect: 'cut-off' as const,
-    cutOffWindow: window,
-    judge: judgeFirst((a) => answerProblems({ method: r.method, target: r.target, headers: r.headers, baseUrl: ctx.baseUrl }, a, status(408))),
-  }
-  const head = r.message(false)
-  if (how === 'idle') return { ...slow, send: { kind: 'raw', plan: { payload: '' } } }
-  if (how === 'slow-headers') return { ...slow, send: { kind: 'raw', plan: { payload: head, trickle: { bytes: 'X-Slow: drip\r\n', everyMs: 400 } } } }
+  const cutOffWindow = cutOffWindowOf(category as SlowCategory)
+  const judge = judgeFirst((a) => answerProblems({ method: r.method, target: r.target, headers: r.headers, baseUrl: ctx.baseUrl }, a, status(408)))
+  const slow = { ...c, boundMs: cutOffWindow[1], expect: 'cut-off', cutOffWindow, judge } as const
+  if (how === 'idle') return { ...slow, plan: { payload: '' } }
+  if (how === 'slow-headers') return { ...slow, plan: { payload: r.head(false), trickle: { bytes: 'X-Slow: drip\r\n', everyMs: 400 } } }
   if (how === 'unread') {
     const payload = Buffer.concat(Array.from({ length: Number(row.repeat) }, () => r.whole(false)))
-    return { ...slow, label: `${row.repeat} ${r.label}`, judge: undefined, send: { kind: 'raw', plan: { payload, neverRead: true } } }
+    return { ...slow, label: `${row.repeat} ${r.label}`, judge: undefined, plan: { payload, neverRead: true } }
   }
   const chunked = 'transfer-encoding' in r.headers
-  const payload = Buffer.concat([head, Buffer.from(`\r\n${chunked ? '1000\r\n' : ''}{"jsonrpc":"2.0",`)])
-  const label = `${r.label} to ${r.target}${chunked ? ' (chunked)' : ''}`
-  return { ...slow, label, send: { kind: 'raw', plan: { payload, trickle: { bytes: ' ', everyMs: 500 } } } }
+  const payload = Buffer.concat([r.head(false), Buffer.from(`\r\n${chunked ? '1000\r\n' : ''}{"jsonrpc":"2.0",`)])
+  return { ...slow, label: `${r.label} to ${r.target}${chunked ? ' (chunked)' : ''}`, plan: { payload, trickle: { bytes: ' ', everyMs: 500 } } }
 }
 
 const pickCategory = <C extends string>(ctx: CaseContext, shares: Record<C, number>) =>
@@ -711,7 +603,7 @@ export function warmUpCases(ctx: CaseContext): SoakCase[] {
 }
 
 /** Greedy clients, far above the quota: every answer exact, a 429 as right as a 200. */
-const GREEDY_ROWS = viaClient([
+const GREEDY_ROWS = keptAlive([
   { label: 'greedy GET health', share: 6, target: PATH.health, expect: rest() },
   { ...modern('tools/list', {}, 4), label: 'greedy modern tools/list', expect: { kind: 'mcp', status: 200, refusable: true } },
 ])

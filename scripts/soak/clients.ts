@@ -44,15 +44,9 @@ export function forwardedForm(random: Random, address: string): string {
   return `${address.includes(':') ? `[${address}]` : address}:${integer(random, 1024, 65535)}`
 }
 
-export interface ClientPool {
-  addresses: readonly string[]
-  ipv6: number
-  /** A random client's X-Forwarded-For value. */
-  forwardedFor: (random: Random) => string
-}
-
-/** `count` clients, a quarter of them IPv6. */
-export function clientPool(count: number): ClientPool {
+/** `count` clients, a quarter of them IPv6; `forwardedFor`: a random one's X-Forwarded-For value. */
+export function clientPool(count: number) {
   const addresses = Array.from({ length: count }, (_, i) => (i % 4 === 3 ? ipv6Client(i) : ipv4Client(i)))
-  return { addresses, ipv6: Math.floor(count / 4), forwardedFor: (random) => forwardedForm(random, pick(random, addresses)) }
+  return { addresses, ipv6: Math.floor(count / 4), forwardedFor: (random: Random) => forwardedForm(random, pick(random, addresses)) }
 }
+export type ClientPool = ReturnType<typeof clientPool>

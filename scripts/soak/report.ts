@@ -2,7 +2,7 @@
  * The soak's printed report, pure formatting of a SoakResult: counts by category and outcome, latency
  * percentiles, cut-off times, quota results, CPU, RSS before/peak/after, violations grouped with counts.
  */
-import type { SoakResult, Violation } from './run.ts'
+import { count, type SoakResult, type Violation } from './run.ts'
 
 const n = (value: number) => value.toLocaleString('en-US').replace(/,/g, ' ')
 const s = (ms: number) => (ms / 1000).toFixed(1)
@@ -30,18 +30,18 @@ export function formatReport(result: SoakResult): string {
   ]
   let total = 0
   for (const [category, outcomes] of result.outcomes) {
-    const count = [...outcomes.values()].reduce((a, b) => a + b, 0)
-    total += count
+    const requests = [...outcomes.values()].reduce((a, b) => a + b, 0)
+    total += requests
     const parts = [...outcomes].sort(([a], [b]) => a.localeCompare(b)).map(([key, value]) => `${key}×${n(value)}`)
-    lines.push(`${category.padEnd(16)}${n(count).padStart(9)}  ${parts.join('  ')}`)
+    lines.push(`${category.padEnd(16)}${n(requests).padStart(9)}  ${parts.join('  ')}`)
   }
   lines.push(`${'all'.padEnd(16)}${n(total).padStart(9)}`, '')
   lines.push(latencyLine('Latency, valid traffic', result.latency.valid), latencyLine('Latency, hostile input (answered)', result.latency.hostile))
   for (const [category, times] of result.cutOffMs)
     lines.push(`Slow clients, ${category}: ${times.length} cut off by the server after ${s(Math.min(...times))}–${s(Math.max(...times))} s`)
-  for (const g of result.greedy)
+  for (const { address, admitted, bounds, refused } of result.greedy)
     lines.push(
-      `Greedy client ${g.address}: ${n(g.admitted)} admitted (expected ${g.bounds[0]}…${g.bounds[1]}: 150 + 2/s), ${n(g.refused)} refused with the exact 429`,
+      `Greedy client ${address}: ${n(admitted)} admitted (expected ${bounds[0]}…${bounds[1]}: 150 + 2/s), ${n(refused)} refused with the exact 429`,
     )
   if (flood) {
     const endings = Object.entries(flood.endings).map(([ending, count]) => `${ending}×${n(count)}`)
@@ -78,10 +78,7 @@ export function formatReport(result: SoakResult): string {
       (result.violationCount > result.violations.length ? ` (first ${result.violations.length} listed)` : ''),
   )
   const groups = new Map<string, number>()
-  for (const { kind, category, label, detail } of result.violations) {
-    const key = `${kind} · ${category} · ${label}: ${detail}`
-    groups.set(key, (groups.get(key) ?? 0) + 1)
-  }
+  for (const { kind, category, label, detail } of result.violations) count(groups, `${kind} · ${category} · ${label}: ${detail}`)
   lines.push(...[...groups].slice(0, 40).map(([key, count]) => `  ${count > 1 ? `${count}× ` : ''}${key}`))
   return lines.join('\n')
 }

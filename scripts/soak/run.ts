@@ -5,23 +5,24 @@
  * quota still exact.
  */
 import { createHash } from 'node:crypto'
+import type { Socket } from 'node:net'
 import { MCP_MAX_BODY_BYTES } from '../../lib/contract/constants.ts'
-import { operationPath } from '../../lib/contract/operations.ts'
 import { cutOffBoundMs } from '../../lib/server/server-options.ts'
+import { quotaRefills, type TimedExchange } from '../../harness/contract-answers.ts'
+import { processCpuMs, processRssMb } from '../../harness/proc-stats.ts'
 import { freePort, startSite } from '../../harness/site-server.ts'
 import { positiveNumber } from '../knobs.ts'
-import { processCpuMs, processRssMb } from '../../harness/proc-stats.ts'
 import * as cases from './cases.ts'
-import { type CaseContext, type Category, CUT_OFF_SLACK_MS, cutOffWindow, SLOW_CATEGORIES, type SoakCase, VALID_CATEGORIES } from './cases.ts'
+import { type CaseContext, type Category, CUT_OFF_SLACK_MS, HANG_MS, SLOW_CATEGORIES, type SoakCase, type SlowCategory, toAnswer } from './cases.ts'
 import { clientPool, forwardedForm, ipv4Client, seededRandom } from './clients.ts'
-import { burstUntilRefused, greedyCheck } from './quota-check.ts'
-import { createAgent, LOOPBACK, type Outcome, rawExchange, sendHttp } from './wire.ts'
+import { LOOPBACK, type Outcome, rawExchange } from '../../harness/raw-exchange.ts'
 
 /**
  * `seconds` of traffic, at most `maxRequests` (all kinds together), `rate` valid + hostile requests a
  * second (greedy and slow clients come on top), `concurrency` of them at once from `clients` simulated
- * addresses, `hostileShare` of them hostile; then at most `settleSeconds` idle for memory to come back,
- * and the closing upload flood: `uploaders`, each a slow 2 MB POST /mcp at `uploadBytesPerSecond`.
+ * addresses; then at most `settleSeconds` idle for memory to come back, and the closing upload flood:
+ * `uploaders`, each a slow 2 MB POST /mcp at `uploadRate` bytes a second. Each is set by SOAK_ and its
+ * name in capitals (SOAK_MAX_REQUESTS, SOAK_UPLOAD_RATE, …).
  */
 export const DEFAULT_SOAK_OPTIONS = {
   seconds: 60,
@@ -29,32 +30,23 @@ export const DEFAULT_SOAK_OPTIONS = {
   rate: 500,
   concurrency: 24,
   clients: 4_096,
-  hostileShare: 0.25,
   settleSeconds: 30,
   uploaders: 1_000,
-  uploadBytesPerSecond: 64 * 1024,
+  uploadRate: 64 * 1024,
   seed: 20260825,
   log: (line: string) => console.log(line),
 }
 export type SoakOptions = typeof DEFAULT_SOAK_OPTIONS
-/** Each knob's variable; all but these take whole numbers only. */
-const KNOBS: Partial<Record<keyof SoakOptions, string>> = {
-  seconds: 'SOAK_SECONDS',
-  maxRequests: 'SOAK_MAX_REQUESTS',
-  rate: 'SOAK_RATE',
-  concurrency: 'SOAK_CONCURRENCY',
-  clients: 'SOAK_CLIENTS',
-  settleSeconds: 'SOAK_SETTLE_SECONDS',
-  uploaders: 'SOAK_UPLOADERS',
-  uploadBytesPerSecond: 'SOAK_UPLOAD_RATE',
-  seed: 'SOAK_SEED',
-}
 const FRACTIONAL = ['seconds', 'rate', 'settleSeconds']
+/** The share of the paced requests that is hostile. */
+const HOSTILE_SHARE = 0.25
 
 export function soakOptionsFromEnv(env: Record<string, string | undefined>): SoakOptions {
   const options = { ...DEFAULT_SOAK_OPTIONS }
-  for (const [key, name] of Object.entries(KNOBS) as [keyof SoakOptions, string][])
-    Object.assign(options, { [key]: positiveNumber(env, name, options[key] as number, { integer: !FRACTIONAL.includes(key) }) })
+  for (const [key, value] of Object.entries(options)) {
+    const name = `SOAK_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`
+    if (typeof value === 'number') Object.assign(options, { [key]: positiveNumber(env, name, value, { integer: !FRACTIONAL.includes(key) }) })
+  }
   return options
 }
 
@@ -67,11 +59,10 @@ export interface Violation {
 export type SoakResult = Awaited<ReturnType<typeof runSoak>>
 
 const FLAGS_SECRET = Buffer.alloc(32, 7).toString('base64url')
+const SERVER_FAILURE = /a direct route failed|Internal Server Error|uncaught|unhandled|heap out of memory/i
 const MAX_STORED_VIOLATIONS = 200
 /** After its burst, a greedy client sends this often (ms): 25 requests/s, far above the refill of 2/s. */
 const GREEDY_EVERY_MS = 40
-const GREEDY_CLIENTS = 3
-/** Server RSS the upload flood must stay under. */
 export const UPLOAD_FLOOD_RSS_BOUND_MB = 300
 
 /**
@@ -83,6 +74,7 @@ export const UPLOAD_FLOOD_RSS_BOUND_MB = 300
 export const allowedGrowthMb = (beforeMb: number) => Math.max(48, beforeMb * 0.25)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+export const count = <K extends string>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1)
 
 /** Counts, latencies and violations of the finished exchanges, each judged as its case says. */
 class Recorder {
@@ -102,27 +94,23 @@ class Recorder {
   record(c: SoakCase, { answers, end, elapsedMs, error }: Outcome) {
     const v = (kind: Violation['kind'], detail: string) => this.violation(kind, c.category, c.label, detail)
     for (const answer of answers) if (answer.status >= 500) v('5xx', `${answer.status} ${answer.body.toString('utf8').slice(0, 200)}`)
-    const cutOff = c.expect === 'cut-off'
-    const counts = this.outcomes.get(c.category) ?? new Map<string, number>()
-    const status = answers[0]?.status
+    const [cutOff, status] = [c.expect === 'cut-off', answers[0]?.status]
     const cut = status !== undefined ? `cut ${status}` : end === 'closed' ? 'cut closed' : end
-    const key = cutOff ? cut : answers.length > 1 ? `${answers.length} answers` : String(status ?? end)
-    this.outcomes.set(c.category, counts.set(key, (counts.get(key) ?? 0) + 1))
-    let failure: [Violation['kind'], string] | undefined
+    if (!this.outcomes.has(c.category)) this.outcomes.set(c.category, new Map())
+    count(this.outcomes.get(c.category)!, cutOff ? cut : answers.length > 1 ? `${answers.length} answers` : String(status ?? end))
     if (end === 'timeout')
-      failure = ['hang', cutOff ? `not cut off within ${c.boundMs} ms` : `no ${answers.length ? 'complete ' : ''}answer within ${c.boundMs} ms`]
-    else if (c.expect === 'close' && answers.length > 0) failure = ['wrong answer', `expected the connection to be closed, got ${answers[0]?.status}`]
-    else if (end === 'closed' && c.expect === 'answer')
-      failure = ['unanswered', `connection closed after ${answers.length} answer(s)${error ? ` (${error})` : ''}`]
-    if (failure) return v(...failure)
+      return v('hang', cutOff ? `not cut off within ${c.boundMs} ms` : `no ${answers.length ? 'complete ' : ''}answer within ${c.boundMs} ms`)
+    if (c.expect === 'close' && answers.length > 0) return v('wrong answer', `expected the connection to be closed, got ${answers[0]?.status}`)
+    if (end === 'closed' && c.expect === 'answer')
+      return v('unanswered', `connection closed after ${answers.length} answer(s)${error ? ` (${error})` : ''}`)
     if (cutOff) {
       const [min, max] = c.cutOffWindow ?? [0, c.boundMs]
       this.cutOffMs.set(c.category, [...(this.cutOffMs.get(c.category) ?? []), elapsedMs])
       if (elapsedMs < min || elapsedMs > max) v('cut-off timing', `cut off after ${Math.round(elapsedMs)} ms, expected ${min}–${max} ms`)
     } else if (answers.length > 0 && c.timed !== false) {
-      ;((VALID_CATEGORIES as readonly string[]).includes(c.category) ? this.latency.valid : this.latency.hostile).push(elapsedMs)
+      ;((cases.VALID_CATEGORIES as readonly string[]).includes(c.category) ? this.latency.valid : this.latency.hostile).push(elapsedMs)
     }
-    if (answers.length > 0 && c.judge) for (const p of c.judge(answers.map(cases.toAnswer))) v('wrong answer', p)
+    if (answers.length > 0 && c.judge) for (const p of c.judge(answers.map(toAnswer))) v('wrong answer', p)
     const first = answers[0]
     if (first?.status !== 200) return
     if (c.consistencyKey && first.body.length > 0) {
@@ -136,66 +124,111 @@ class Recorder {
 }
 
 /**
+ * What a greedy client's bucket may have admitted: at most 150 + the refills by its last answer; once
+ * refused, at least 150 + the refills by its last refusal (every token so far was spent then); never
+ * refused, every request.
+ */
+export function greedyCheck(address: string, exchanges: ReadonlyArray<TimedExchange & { status: number }>) {
+  const admitted = exchanges.filter((e) => e.status === 200).length
+  const refusals = exchanges.filter((e) => e.status === 429)
+  const first = { sentAt: Math.min(...exchanges.map((e) => e.sentAt)), answeredAt: Math.min(...exchanges.map((e) => e.answeredAt)) }
+  const last = (list: typeof exchanges, at: 'sentAt' | 'answeredAt') => list.reduce((a, b) => (b[at] > a[at] ? b : a))
+  const bounds: [number, number] =
+    refusals.length === 0
+      ? [exchanges.length, exchanges.length]
+      : [150 + quotaRefills(first, last(refusals, 'sentAt'))[0], 150 + quotaRefills(first, last(exchanges, 'answeredAt'))[1]]
+  const outside = admitted < bounds[0] || admitted > bounds[1]
+  const problem =
+    exchanges.length === 0 ? 'sent nothing' : outside ? `${admitted} admitted over the phase, expected ${bounds[0]}…${bounds[1]}` : undefined
+  return { summary: { address, admitted, refused: refusals.length, bounds }, problem }
+}
+
+/**
+ * The quota, exact, afterwards: a fresh client (`addresses` used in turn, all one client to the server;
+ * REST and MCP alternating, or REST) sending until refused sees Remaining = 150 − i + refills (bracketed
+ * by the clock), then the exact 429 once every token is spent; each answer judged as its row says.
+ */
+async function burstUntilRefused(ctx: CaseContext, label: string, addresses: string[], mixTransports: boolean) {
+  const [problems, started] = [[] as string[], performance.now()]
+  const result = (refills: [number, number], elapsedMs: number, refusal: string, problem?: string) => {
+    return { label, admitted, refills, elapsedMs, refusal, problems: problem ? [...problems, problem] : problems }
+  }
+  let [first, admitted] = [undefined as TimedExchange | undefined, 0]
+  for (let i = 0; i < 150 + 60; i++) {
+    const c = cases.greedyCase(ctx, addresses[i % addresses.length] as string, mixTransports && i % 2 === 1 ? 'mcp' : 'rest')
+    const sentAt = performance.now()
+    const outcome = await rawExchange(ctx.port, c.plan, HANG_MS)
+    const exchange = { sentAt, answeredAt: performance.now() }
+    first ??= exchange
+    if (!outcome.answer) return result([0, 0], 0, 'none', `request ${i + 1}: ${outcome.end}`)
+    const answer = toAnswer(outcome.answer)
+    problems.push(...(c.judge?.([answer]) ?? []).map((p) => `request ${i + 1}: ${p}`))
+    const [[min, max], h] = [quotaRefills(first, exchange), answer.headers]
+    if (answer.status === 429) {
+      if (admitted < 150 + min || admitted > 150 + max) problems.push(`refused after ${admitted} admitted; expected 150 + ${min}…${max} refills`)
+      const refusal = `429 Retry-After ${h['retry-after']}, RateLimit-Remaining ${h['ratelimit-remaining']}, RateLimit-Reset ${h['ratelimit-reset']}, RateLimit: ${h.ratelimit}`
+      return result([min, max], exchange.answeredAt - started, refusal)
+    }
+    admitted++
+    const [low, high, remaining] = [150 - admitted + min, Math.min(149, 150 - admitted + max), Number(h['ratelimit-remaining'])]
+    if (!(remaining >= low && remaining <= high)) problems.push(`admitted request ${admitted}: Remaining ${remaining}, expected ${low}…${high}`)
+  }
+  return result([0, 0], performance.now() - started, 'none', `no 429 after ${admitted} admitted requests`)
+}
+
+/**
  * The closing upload flood: every uploader at once starts a 2 MB POST /mcp and sends its body at
- * `bytesPerSecond`. The server must keep its memory bounded (it reads large bodies a few at a time, the
- * rest wait on the clients: lib/http/body-budget.ts), cut every too-slow upload off within the request
+ * `uploadRate`. The server must keep its memory bounded (bodies hold at most its body budget, the rest
+ * wait on the clients: lib/http/body-budget.ts), cut every too-slow upload off within the request
  * timeout, and keep answering everyone else (a health check a second) meanwhile.
  */
-async function uploadFlood(port: number, pid: number, { uploaders, uploadBytesPerSecond: bytesPerSecond }: SoakOptions, recorder: Recorder) {
+async function uploadFlood(ctx: CaseContext, pid: number, { uploaders, uploadRate }: SoakOptions, recorder: Recorder) {
   let [peakRssMb, flooding] = [processRssMb(pid), true]
   const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, processRssMb(pid))), 200)
   const healthChecks: { status: number; ms: number }[] = []
-  const agent = createAgent(1)
   const checker = (async () => {
     for (; flooding; await sleep(1_000)) {
-      const spec = { method: 'GET', path: operationPath('getAgentHealth'), headers: { 'x-forwarded-for': '198.19.0.1' } }
-      const { answer, elapsedMs } = await sendHttp(port, agent, spec, cases.HANG_MS)
+      const { answer, elapsedMs } = await rawExchange(ctx.port, cases.greedyCase(ctx, '198.19.0.1', 'rest').plan, HANG_MS)
       healthChecks.push({ status: answer?.status ?? 0, ms: elapsedMs })
     }
   })()
   const bound = cutOffBoundMs('requestTimeout') + CUT_OFF_SLACK_MS
   // Each uploader is a distinct client behind the trusted proxy, so the quota does not refuse them first.
   const head = (i: number) =>
-    `POST /mcp HTTP/1.1\r\nHost: ${LOOPBACK}:${port}\r\nX-Forwarded-For: 198.18.${i >> 8}.${i & 255}\r\nContent-Type: application/json\r\n` +
+    `POST /mcp HTTP/1.1\r\nHost: ${LOOPBACK}:${ctx.port}\r\nX-Forwarded-For: 198.18.${i >> 8}.${i & 255}\r\nContent-Type: application/json\r\n` +
     `Accept: application/json, text/event-stream\r\nContent-Length: ${MCP_MAX_BODY_BYTES}\r\nConnection: close\r\n\r\n`
-  const trickle = { bytes: ' ', everyMs: 100, size: Math.max(1, Math.round(bytesPerSecond / 10)), upTo: MCP_MAX_BODY_BYTES }
-  const ends = await Promise.all(Array.from({ length: uploaders }, (_, i) => rawExchange(port, { payload: head(i), trickle }, bound + 30_000)))
+  const trickle = { bytes: ' ', everyMs: 100, size: Math.max(1, Math.round(uploadRate / 10)), upTo: MCP_MAX_BODY_BYTES }
+  const ends = await Promise.all(Array.from({ length: uploaders }, (_, i) => rawExchange(ctx.port, { payload: head(i), trickle }, bound + 30_000)))
   flooding = false
   await checker
   clearInterval(sampler)
-  agent.destroy()
-  const endings: Record<string, number> = {}
-  for (const { answer, end } of ends) endings[answer?.status ?? end] = (endings[answer?.status ?? end] ?? 0) + 1
+  const endings = new Map<string, number>()
+  for (const { answer, end } of ends) count(endings, String(answer?.status ?? end))
   const longestMs = Math.max(...ends.map((end) => end.elapsedMs))
   const v = (kind: Violation['kind'], detail: string) => recorder.violation(kind, 'run', 'upload flood', detail)
   if (peakRssMb > UPLOAD_FLOOD_RSS_BOUND_MB)
     v('memory', `server RSS peaked at ${peakRssMb.toFixed(0)} MB during the flood, above ${UPLOAD_FLOOD_RSS_BOUND_MB} MB`)
   if (longestMs > bound)
     v('cut-off timing', `an upload lasted ${(longestMs / 1000).toFixed(1)} s, past the request timeout's ${(bound / 1000).toFixed(1)} s`)
-  const unexpected = Object.keys(endings).filter((ending) => !['408', '400', '413', 'closed'].includes(ending))
+  const unexpected = [...endings.keys()].filter((ending) => !['408', '400', '413', 'closed'].includes(ending))
   if (unexpected.length) v('wrong answer', `uploads ended with ${unexpected.join(', ')}`)
   const failed = healthChecks.filter((check) => check.status !== 200).length
   if (failed) v('unanswered', `${failed} of ${healthChecks.length} health checks during the flood failed`)
-  return { uploaders, bytesPerSecond, endings, longestMs, peakRssMb, healthChecks }
+  return { uploaders, bytesPerSecond: uploadRate, endings: Object.fromEntries(endings), longestMs, peakRssMb, healthChecks }
 }
 
 export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS) {
-  const started = performance.now()
-  const { log } = options
-  const port = await freePort()
+  const [started, { log }, port] = [performance.now(), options, await freePort()]
   const site = await startSite({ TRUST_PROXY: '127.0.0.1', FLAGS_SECRET }, { port })
   const pid = site.process.pid as number
   const rss = () => processRssMb(pid)
-  const random = seededRandom(options.seed)
-  const pool = clientPool(options.clients)
-  const ctx: CaseContext = { port, baseUrl: site.baseUrl, random, pool, etags: new Map(), bigFiller: Buffer.alloc(2 * 1024 * 1024 + 1, 0x20) }
+  const [random, pool, sockets] = [seededRandom(options.seed), clientPool(options.clients), [] as Socket[]]
+  const ctx: CaseContext = { port, baseUrl: site.baseUrl, random, pool, sockets, etags: new Map() }
   const recorder = new Recorder()
-  const agent = createAgent(options.concurrency + GREEDY_CLIENTS)
   const inFlight = new Set<Promise<Outcome>>()
   const execute = (c: SoakCase): Promise<Outcome> => {
     recorder.requests++
-    const exchange = c.send.kind === 'http' ? sendHttp(port, agent, c.send.spec, c.boundMs) : rawExchange(port, c.send.plan, c.boundMs)
-    const done = exchange.then((outcome) => {
+    const done = rawExchange(port, c.plan, c.boundMs).then((outcome) => {
       recorder.record(c, outcome)
       return outcome
     })
@@ -231,12 +264,12 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS) {
     const workers = Array.from({ length: options.concurrency }, async () => {
       while (running()) {
         await paced()
-        if (running()) await execute(random() < options.hostileShare ? cases.hostileCase(ctx) : cases.validCase(ctx))
+        if (running()) await execute(random() < HOSTILE_SHARE ? cases.hostileCase(ctx) : cases.validCase(ctx))
       }
     })
     // Greedy clients: each spends its burst at once (a few requests at a time until refused), then stays
     // far above the refill for the whole phase; every answer is judged, the admitted total checked here.
-    const greedyWorkers = Array.from({ length: GREEDY_CLIENTS }, async (_, index) => {
+    const greedyWorkers = [0, 1, 2].map(async (index) => {
       const address = index === 1 ? `2001:db8:ffff:${index.toString(16)}::1` : ipv4Client(120_000 + index)
       const exchanges: { sentAt: number; answeredAt: number; status: number }[] = []
       const one = async () => {
@@ -254,14 +287,13 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS) {
     // Slow clients: one of each kind at the start (senders always; readers and bodies when their cut-off
     // fits in the phase), then one every 1.5 s, of a kind whose cut-off still fits in the phase.
     const slowWorker = (async () => {
-      const fits = (kind: cases.SlowCategory) => performance.now() + cutOffWindow(kind)[1] <= deadline
-      const slow = SLOW_CATEGORIES.filter((kind) => kind === 'slow-headers' || kind === 'idle-connection' || fits(kind)).map((kind) =>
-        execute(cases.slowCase(ctx, kind)),
-      )
+      const fits = (kind: SlowCategory) => performance.now() + cases.cutOffWindowOf(kind)[1] <= deadline
+      const first = SLOW_CATEGORIES.filter((kind) => kind === 'slow-headers' || kind === 'idle-connection' || fits(kind))
+      const slow = first.map((kind) => execute(cases.slowCase(ctx, kind)))
       for (let turn = 0; running(); turn++) {
         await sleep(1_500)
         const kinds = SLOW_CATEGORIES.filter(fits)
-        if (running() && kinds.length > 0) slow.push(execute(cases.slowCase(ctx, kinds[turn % kinds.length] as cases.SlowCategory)))
+        if (running() && kinds.length > 0) slow.push(execute(cases.slowCase(ctx, kinds[turn % kinds.length] as SlowCategory)))
       }
       await Promise.all(slow)
     })()
@@ -271,9 +303,8 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS) {
     memory.peakMb = Math.max(memory.peakMb, rss())
     const cpuAfter = cpuNow()
     cpu = { serverSeconds: cpuAfter.serverSeconds - cpu.serverSeconds, soakSeconds: cpuAfter.soakSeconds - cpu.soakSeconds }
-    log(
-      `soak: traffic done after ${(trafficMs / 1000).toFixed(1)} s (${recorder.requests} requests); slow clients still to be cut off: ${inFlight.size}`,
-    )
+    const done = `${(trafficMs / 1000).toFixed(1)} s (${recorder.requests} requests)`
+    log(`soak: traffic done after ${done}; slow clients still to be cut off: ${inFlight.size}`)
 
     // Idle until RSS is back near its starting level, for at most settleSeconds (V8 gives memory back
     // when its memory reducer runs, several seconds after allocation stops), while the last slow
@@ -293,10 +324,8 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS) {
     // Every exchange carries its own bound; this only guards against a bug in the soak itself.
     const leftovers = await Promise.race([Promise.all([...inFlight]).then(() => 0), sleep(40_000).then(() => inFlight.size)])
     if (leftovers > 0) recorder.violation('unanswered', 'run', 'drain', `${leftovers} exchanges still open 40 s after the phase`)
-    if (!settled()) {
-      const detail = `RSS ${memory.afterMb.toFixed(0)} MB after settling, more than ${memory.beforeMb.toFixed(0)} + ${memory.allowedGrowthMb.toFixed(0)} MB`
-      recorder.violation('memory', 'run', 'RSS', detail)
-    }
+    const [after, before, allowed] = [memory.afterMb, memory.beforeMb, memory.allowedGrowthMb].map((mb) => mb.toFixed(0))
+    if (!settled()) recorder.violation('memory', 'run', 'RSS', `RSS ${after} MB after settling, more than ${before} + ${allowed} MB`)
 
     quota = [
       await burstUntilRefused(ctx, 'fresh IPv4 client, REST', ['198.19.255.254'], false),
@@ -305,19 +334,19 @@ export async function runSoak(options: SoakOptions = DEFAULT_SOAK_OPTIONS) {
     ]
     for (const burst of quota) for (const p of burst.problems) recorder.violation('quota', 'run', burst.label, p)
 
-    log(`soak: upload flood, ${options.uploaders} clients each sending a 2 MB POST /mcp at ${options.uploadBytesPerSecond} B/s`)
-    flood = await uploadFlood(port, pid, options, recorder)
+    log(`soak: upload flood, ${options.uploaders} clients each sending a 2 MB POST /mcp at ${options.uploadRate} B/s`)
+    flood = await uploadFlood(ctx, pid, options, recorder)
 
     const exit = site.process.exitCode ?? site.process.signalCode
     if (exit !== null) recorder.violation('crash', 'run', 'server', `the server exited (${exit}): ${site.output().slice(-600)}`)
     const failures = site
       .output()
       .split('\n')
-      .filter((line) => /a direct route failed|Internal Server Error|uncaught|unhandled|heap out of memory/i.test(line))
+      .filter((line) => SERVER_FAILURE.test(line))
     for (const line of failures.slice(0, 20)) recorder.violation('server log', 'run', 'server output', line.slice(0, 200))
   } finally {
     clearInterval(sampler)
-    agent.destroy()
+    for (const socket of sockets.splice(0)) socket.destroy()
     await site.stop()
   }
   const { log: _, ...settings } = options

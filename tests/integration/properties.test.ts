@@ -9,7 +9,7 @@ import { encryptOverrides } from 'flags'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../../lib/contract/constants.ts'
 import { ipv4Client, ipv6Client } from '../../scripts/soak/clients.ts'
-import { rawExchange, type Outcome } from '../../scripts/soak/wire.ts'
+import { rawExchange, type Outcome } from '../../harness/raw-exchange.ts'
 import { mcpAnswerProblems, restAnswerProblems, type Answer } from '../../harness/contract-answers.ts'
 import { startSite, type RunningSite } from '../../harness/site-server.ts'
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { IDLE_SOCKET_TIMEOUT_MS, SERVER_TIMEOUTS } from '../../lib/server/server-options.ts'
-import { rawExchange, type Outcome } from '../../scripts/soak/wire.ts'
+import { rawExchange, type Outcome } from '../../harness/raw-exchange.ts'
 import { mcpAnswerProblems, restAnswerProblems } from '../../harness/contract-answers.ts'
 import { startSite, type RunningSite } from '../../harness/site-server.ts'
 
@@ -191,4 +191,38 @@ describe.concurrent('request bodies are read only where a route takes one', () =
     expect(outcome.answers.map((a) => a.status)).not.toContain(200)
     expect(outcome.answers.every((a) => a.status === 408)).toBe(true)
   }, 45_000)
+})
+
+describe('slow bodies hold what they sent (and one window), not the body budget they announce', () => {
+  const mcpPost = (framing: string) =>
+    `POST /mcp HTTP/1.1\r\n${host()}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+    `MCP-Protocol-Version: 2025-11-25\r\n${framing}Connection: close\r\n\r\n`
+  // Chunked, so the length is the route's limit (2 MB) as far as the server knows: two of them once
+  // reserved the whole 4 MiB budget for the 30 s of the request timeout.
+  const trickled = () =>
+    rawExchange(
+      site.port,
+      { payload: `${mcpPost('Transfer-Encoding: chunked\r\n')}1000\r\n{"jsonrpc":"2.0",`, trickle: { bytes: ' ', everyMs: 500 } },
+      12_000,
+    )
+
+  it('while two chunked bodies trickle in to /mcp, a 100 KB body gets 400 -32700 and a 2 MB + 1 byte body 413 -31413', async () => {
+    const slow = [trickled(), trickled()]
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const sized = (bytes: number, body: string) => rawExchange(site.port, { payload: `${mcpPost(`Content-Length: ${bytes}\r\n`)}${body}` }, 10_000)
+    const [unparsable, tooLarge] = await Promise.all([
+      sized(100_000, `{${' '.repeat(99_999)}`),
+      sized(2 * 1024 * 1024 + 1, ' '.repeat(2 * 1024 * 1024 + 1)),
+    ])
+    for (const [outcome, status, code] of [
+      [unparsable, 400, -32700],
+      [tooLarge, 413, -31413],
+    ] as const) {
+      expect(outcome.end).toBe('answered')
+      expect(outcome.answers[0]?.status).toBe(status)
+      expect(JSON.parse(text(outcome)).error.code).toBe(code)
+      expect(mcpAnswerProblems({}, answer(outcome))).toEqual([])
+    }
+    await Promise.all(slow)
+  }, 20_000)
 })

@@ -4,62 +4,84 @@ import { BodyBudget } from '../../lib/http/body-budget.ts'
 const never = () => {}
 
 describe('BodyBudget', () => {
-  it('lets a body no larger than the free size through without a reservation', async () => {
-    const budget = new BodyBudget(100, 10)
-    const release = await budget.reserve(10, never)
-    expect(budget.usedBytes).toBe(0)
-    release()
-    expect(budget.usedBytes).toBe(0)
-  })
-
-  it('grants large bodies in arrival order while they fit, the rest when bytes come back', async () => {
-    const budget = new BodyBudget(100, 10)
-    const granted: string[] = []
-    const first = budget.reserve(60, never).then((release) => {
-      granted.push('first')
-      return release
-    })
-    const second = budget.reserve(60, never).then((release) => {
-      granted.push('second')
-      return release
-    })
-    const third = budget.reserve(30, never).then((release) => {
-      granted.push('third')
-      return release
-    })
-    const releaseFirst = await first
-    await Promise.resolve()
-    // The third would fit, but waits behind the second: arrival order, so no large upload starves.
-    expect(granted).toEqual(['first'])
-    expect(budget.usedBytes).toBe(60)
-    expect(budget.waiting).toBe(2)
-    releaseFirst()
-    releaseFirst()
-    await Promise.all([second, third])
-    expect(granted).toEqual(['first', 'second', 'third'])
-    expect(budget.usedBytes).toBe(90)
-  })
-
-  it('lets a body larger than the whole budget go alone', async () => {
-    const budget = new BodyBudget(100, 10)
-    const release = await budget.reserve(500, never)
-    expect(budget.usedBytes).toBe(500)
-    release()
+  it('counts nothing for a body declared no larger than the free size', () => {
+    const budget = new BodyBudget(100, 10, 20)
+    const account = budget.open(10)
+    expect(account.take(0, never)).toBe(true)
+    expect(account.take(10, never)).toBe(true)
     expect(budget.usedBytes).toBe(0)
   })
 
-  it('drops a request that ends while it waits, and never grants it', async () => {
-    const budget = new BodyBudget(100, 10)
-    const release = await budget.reserve(100, never)
-    let cancel = never
-    let granted = false
-    void budget.reserve(50, (onEnd) => (cancel = onEnd)).then(() => (granted = true))
-    expect(budget.waiting).toBe(1)
-    cancel()
+  it('counts what a body received plus one window, not what it announced: two slow bodies leave room for a third', () => {
+    const budget = new BodyBudget(100, 10, 20)
+    const [chunked, announced, third] = [budget.open(undefined), budget.open(100), budget.open(60)]
+    for (const slow of [chunked, announced]) {
+      expect(slow.take(0, never)).toBe(true)
+      expect(slow.take(1, never)).toBe(true)
+    }
+    expect(budget.usedBytes).toBe(40)
+    expect(third.take(0, never)).toBe(true)
+    expect(third.take(20, never)).toBe(true)
+    expect(third.take(20, never)).toBe(true)
+    expect(budget.usedBytes).toBe(100)
     expect(budget.waiting).toBe(0)
-    release()
-    await Promise.resolve()
-    expect(granted).toBe(false)
+  })
+
+  it('counts a read that runs past the window as it is', () => {
+    const budget = new BodyBudget(100, 10, 20)
+    const account = budget.open(undefined)
+    account.take(0, never)
+    expect(account.take(30, never)).toBe(true)
+    expect(budget.usedBytes).toBe(50)
+  })
+
+  it('lets the first body that finds the budget spent read on past it; the next waits until a window fits again', () => {
+    const budget = new BodyBudget(100, 10, 50)
+    const [first, second, past, next] = [budget.open(undefined), budget.open(undefined), budget.open(undefined), budget.open(undefined)]
+    let resumed = false
+    expect(first.take(0, never)).toBe(true)
+    expect(second.take(0, never)).toBe(true)
+    expect(past.take(0, never)).toBe(true)
+    expect(next.take(0, () => (resumed = true))).toBe(false)
+    expect([budget.usedBytes, budget.waiting]).toEqual([150, 1])
+    first.release()
+    first.release()
+    expect(resumed).toBe(false)
+    second.release()
+    expect(resumed).toBe(true)
+    expect([budget.usedBytes, budget.waiting]).toEqual([100, 0])
+  })
+
+  it('when the body past the budget is done, the first waiting body goes past it next; the others wait until a window fits', () => {
+    const budget = new BodyBudget(100, 10, 100)
+    const [full, past, next, last] = [budget.open(undefined), budget.open(undefined), budget.open(undefined), budget.open(undefined)]
+    const resumed: string[] = []
+    full.take(0, never)
+    expect(past.take(0, never)).toBe(true)
+    expect(next.take(0, () => resumed.push('next'))).toBe(false)
+    expect(last.take(0, () => resumed.push('last'))).toBe(false)
+    past.release()
+    expect(resumed).toEqual(['next'])
+    expect(budget.waiting).toBe(1)
+    full.release()
+    expect(resumed).toEqual(['next'])
+    next.release()
+    expect(resumed).toEqual(['next', 'last'])
+    expect([budget.usedBytes, budget.waiting]).toEqual([100, 0])
+  })
+
+  it('drops a body that ends while it waits, and gives every byte back', () => {
+    const budget = new BodyBudget(100, 10, 100)
+    const [full, past, waiting] = [budget.open(undefined), budget.open(undefined), budget.open(undefined)]
+    let resumed = false
+    full.take(0, never)
+    past.take(0, never)
+    expect(waiting.take(0, () => (resumed = true))).toBe(false)
+    waiting.release()
+    expect(budget.waiting).toBe(0)
+    full.release()
+    past.release()
+    expect(resumed).toBe(false)
     expect(budget.usedBytes).toBe(0)
   })
 })

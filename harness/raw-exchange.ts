@@ -1,11 +1,11 @@
 /**
- * Talking to the site on loopback, bounded: `sendHttp` (node:http, keep-alive) for well-formed requests,
- * `rawExchange` (exact bytes on a socket, optionally trickled) for the rest. Neither throws: an exchange
- * ends answered, closed by the server, or timed out at its bound.
+ * Exact bytes to the site on a loopback socket (a fresh one, or a kept-alive one from a pool),
+ * optionally trickled, the answers read back in order: the soak's one sender, and the tests' for
+ * requests no HTTP client sends. It never throws: an exchange ends answered, closed by the server,
+ * or timed out at its bound.
  */
 import { readFileSync } from 'node:fs'
-import { Agent, request as httpRequest } from 'node:http'
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
 
 export const LOOPBACK = '127.0.0.1'
 
@@ -16,66 +16,14 @@ export interface Answered {
 }
 
 export interface Outcome {
-  /** `answered`: a complete answer; `closed`: the server closed (or reset) the connection without one; `timeout`: no answer within the bound. */
+  /** `answered`: every expected answer; `closed`: the server closed (or reset) the connection first; `timeout`: not within the bound. */
   end: 'answered' | 'closed' | 'timeout'
   answer: Answered | null
-  /** All answers of a raw exchange, in order (pipelined requests). */
+  /** All answers, in order (pipelined requests). */
   answers: Answered[]
   /** Milliseconds from the first byte sent to the end. */
   elapsedMs: number
   error?: string
-}
-
-export interface HttpSpec {
-  method: string
-  path: string
-  headers: Record<string, string>
-  body?: string | Buffer
-}
-
-type Finish = (end: Outcome['end'], error?: string) => void
-
-/** Runs one exchange, which collects its answers, until it calls `finish` or `boundMs` passes; `start` returns its clean-up. */
-function bounded(boundMs: number, start: (finish: Finish, answers: Answered[]) => () => void): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const started = performance.now()
-    const answers: Answered[] = []
-    let cleanUp = () => {}
-    let settled = false
-    const finish: Finish = (end, error) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      cleanUp()
-      resolve({ end, answer: answers[0] ?? null, answers, elapsedMs: performance.now() - started, ...(error ? { error } : {}) })
-    }
-    const timer = setTimeout(() => finish('timeout', `no answer within ${boundMs} ms`), boundMs)
-    cleanUp = start(finish, answers)
-  })
-}
-
-/** One request over `agent`; `boundMs` is the longest it may take before it counts as a hang. */
-export function sendHttp(port: number, agent: Agent, spec: HttpSpec, boundMs: number): Promise<Outcome> {
-  return bounded(boundMs, (finish, answers) => {
-    const headers: Record<string, string | number> = { host: `${LOOPBACK}:${port}`, ...spec.headers }
-    if (spec.body !== undefined && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
-      headers['content-length'] = Buffer.byteLength(spec.body)
-    }
-    const req = httpRequest({ host: LOOPBACK, port, method: spec.method, path: spec.path, headers, agent }, (res) => {
-      const chunks: Buffer[] = []
-      const flat = Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')])
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => {
-        answers.push({ status: res.statusCode ?? 0, headers: Object.fromEntries(flat), body: Buffer.concat(chunks) })
-        finish('answered')
-      })
-      res.on('error', (error) => finish('closed', error.message))
-    })
-    req.on('error', (error) => finish('closed', error.message))
-    req.end(spec.body)
-    // An answered request leaves its socket to the agent for the next one; only one cut short is destroyed.
-    return () => answers.length === 0 && req.destroy()
-  })
 }
 
 /** A chunked body at the start of `rest`: the body and the bytes it took, or null while incomplete. */
@@ -102,27 +50,24 @@ function responseReader(answers: Answered[], headMethods: readonly boolean[]): (
     const headEnd = buffer.indexOf('\r\n\r\n')
     if (headEnd < 0) return false
     const [statusLine = '', ...lines] = buffer.subarray(0, headEnd).toString('latin1').split('\r\n')
-    const match = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine)
-    if (!match) {
+    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1])
+    if (!status) {
       buffer = Buffer.alloc(0)
       return false
     }
-    const status = Number(match[1])
     const headers: Record<string, string> = {}
     for (const line of lines) {
       const colon = line.indexOf(':')
-      const name = line.slice(0, colon).trim().toLowerCase()
-      const value = line.slice(colon + 1).trim()
+      const [name, value] = [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()]
       if (colon > 0) headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`
     }
     const rest = buffer.subarray(headEnd + 4)
-    let framed: [Buffer, number] | null = [Buffer.alloc(0), 0]
+    const length = headers['content-length'] === undefined ? undefined : Number(headers['content-length'])
+    let framed: [Buffer, number] | null
     if (status < 200 || headMethods[answers.length] || status === 204 || status === 304) framed = [Buffer.alloc(0), 0]
     else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) framed = chunkedBody(rest)
-    else if (headers['content-length'] !== undefined) {
-      const length = Number(headers['content-length'])
-      framed = rest.length < length ? null : [rest.subarray(0, length), length]
-    } else framed = atClose ? [rest, rest.length] : null
+    else if (length !== undefined) framed = rest.length < length ? null : [rest.subarray(0, length), length]
+    else framed = atClose ? [rest, rest.length] : null
     if (!framed) return false
     if (status >= 200) answers.push({ status, headers, body: framed[0] })
     buffer = rest.subarray(framed[1])
@@ -140,7 +85,8 @@ function responseReader(answers: Answered[], headMethods: readonly boolean[]): (
  * connection. `expectAnswers` complete it (default 1; `headMethods`: which answer a HEAD, bodiless).
  * `pauseReadingMs`: read nothing that long (a slow reader). `neverRead` (a stalled reader): it ends
  * `closed` when the server's side leaves ESTABLISHED (seen in /proc/net/tcp: a socket that reads
- * nothing learns nothing).
+ * nothing learns nothing). `keepAlive`: idle connections to take one from and give it back to once
+ * answered, unless the server said it closes it.
  */
 export interface RawPlan {
   payload: Buffer | string
@@ -149,6 +95,7 @@ export interface RawPlan {
   headMethods?: boolean[]
   pauseReadingMs?: number
   neverRead?: boolean
+  keepAlive?: Socket[]
 }
 
 /** Whether the server's end of a loopback connection (server port → client port) is still ESTABLISHED (Linux). */
@@ -165,16 +112,42 @@ export function serverSideEstablished(serverPort: number, clientPort: number): b
   }
 }
 
-/** Writes exact bytes on a fresh loopback connection and reads what comes back, within `boundMs`. */
+/** An idle kept-alive connection waits in its pool until it is taken again, or leaves it when the server closes it. */
+function keepIdle(pool: Socket[], socket: Socket): void {
+  socket.on('error', () => {})
+  socket.once('close', () => pool.includes(socket) && pool.splice(pool.indexOf(socket), 1))
+  pool.push(socket)
+}
+
+/** Writes exact bytes on a loopback connection and reads what comes back, within `boundMs`. */
 export function rawExchange(port: number, plan: RawPlan, boundMs: number): Promise<Outcome> {
-  return bounded(boundMs, (finish, answers) => {
+  return new Promise((resolve) => {
+    const started = performance.now()
+    const answers: Answered[] = []
     const expectAnswers = plan.expectAnswers ?? 1
     const read = responseReader(answers, plan.headMethods ?? [])
-    const socket = connect({ host: LOOPBACK, port })
+    const reused = plan.keepAlive?.pop()
+    reused?.removeAllListeners()
+    const socket = reused ?? connect({ host: LOOPBACK, port })
     let ticker: NodeJS.Timeout | undefined
     let error: string | undefined
-    const end = (how: Outcome['end']) => finish(how, error)
-    socket.on('connect', () => {
+    let settled = false
+    const end = (how: Outcome['end']) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      clearInterval(ticker)
+      socket.removeAllListeners()
+      const closing = /close/i.test(answers.at(-1)?.headers.connection ?? '')
+      if (how === 'answered' && plan.keepAlive && socket.writable && !closing) keepIdle(plan.keepAlive, socket)
+      else socket.destroy()
+      resolve({ end: how, answer: answers[0] ?? null, answers, elapsedMs: performance.now() - started, ...(error ? { error } : {}) })
+    }
+    const timer = setTimeout(() => {
+      error = `no answer within ${boundMs} ms`
+      end('timeout')
+    }, boundMs)
+    const start = () => {
       socket.write(plan.payload)
       if (plan.trickle) {
         const { bytes, everyMs, size = 1, upTo = Number.POSITIVE_INFINITY } = plan.trickle
@@ -195,7 +168,9 @@ export function rawExchange(port: number, plan: RawPlan, boundMs: number): Promi
         const clientPort = socket.localPort as number
         ticker = setInterval(() => serverSideEstablished(port, clientPort) || end('closed'), 100)
       }
-    })
+    }
+    if (reused) start()
+    else socket.on('connect', start)
     socket.on('data', (chunk: Buffer) => {
       read(chunk)
       if (answers.length >= expectAnswers) end('answered')
@@ -205,14 +180,5 @@ export function rawExchange(port: number, plan: RawPlan, boundMs: number): Promi
       read(Buffer.alloc(0), true)
       end(answers.length >= expectAnswers ? 'answered' : 'closed')
     })
-    return () => {
-      clearInterval(ticker)
-      socket.destroy()
-    }
   })
-}
-
-/** A keep-alive agent for the well-formed traffic. */
-export function createAgent(maxSockets: number): Agent {
-  return new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' })
 }
