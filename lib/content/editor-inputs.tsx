@@ -35,79 +35,61 @@ interface FieldSetup {
   problem: (value: unknown) => string | undefined
 }
 
-/** The message to show for `value` and the handler that marks the field as left. */
-function useShownProblem<V>(setup: FieldSetup, props: InputProps<V>, isEmpty: (value: unknown) => boolean) {
+/**
+ * The props every input takes alike: the field's words, whether it is required, focus, the message to
+ * show for the value and the handler that marks the field as left.
+ */
+function useFieldProps<V>(props: InputProps<V> & FieldSetup, isEmpty: (value: unknown) => boolean) {
   // Wrong on arrival and not simply empty: it was written that way, so say so at once. An empty field
   // waits for the editor to leave it, like a new entry's fields.
-  const [left, setLeft] = useState(() => !isEmpty(props.value) && setup.problem(props.value) !== undefined)
-  const problem = left || props.forceValidation ? setup.problem(props.value) : undefined
-  return { errorMessage: problem, onBlur: () => setLeft(true) }
+  const [left, setLeft] = useState(() => !isEmpty(props.value) && props.problem(props.value) !== undefined)
+  const problem = left || props.forceValidation ? props.problem(props.value) : undefined
+  const { label, description, isRequired, autoFocus } = props
+  return { label, description, isRequired, autoFocus, errorMessage: problem, onBlur: () => setLeft(true) }
 }
 
 export function CheckedTextInput(props: InputProps<string> & FieldSetup & { multiline?: boolean }) {
-  const shown = useShownProblem(props, props, (value) => value === '')
+  const shared = useFieldProps(props, (value) => value === '')
   const Component = props.multiline ? TextArea : TextField
-  return (
-    <Component
-      label={props.label}
-      description={props.description}
-      isRequired={props.isRequired}
-      autoFocus={props.autoFocus}
-      value={typeof props.value === 'string' ? props.value : String(props.value ?? '')}
-      onChange={props.onChange}
-      {...shown}
-    />
-  )
+  return <Component value={typeof props.value === 'string' ? props.value : String(props.value ?? '')} onChange={props.onChange} {...shared} />
 }
 
 /** A date as Keystatic keeps it: `YYYY-MM-DD`, or null when empty. */
 export function CheckedDateInput(props: InputProps<string | null> & FieldSetup) {
-  const shown = useShownProblem(props, props, (value) => value === null)
+  const shared = useFieldProps(props, (value) => value === null)
   return (
     <TextField
       type="date"
-      label={props.label}
-      description={props.description}
-      isRequired={props.isRequired}
-      autoFocus={props.autoFocus}
       value={typeof props.value === 'string' ? props.value : ''}
       onChange={(value) => props.onChange(value === '' ? null : value)}
-      {...shown}
+      {...shared}
     />
   )
 }
 
 /** A number, or null when empty. */
 export function CheckedNumberInput(props: InputProps<number | null> & FieldSetup) {
-  const shown = useShownProblem(props, props, (value) => value === null)
+  const shared = useFieldProps(props, (value) => value === null)
   return (
     <NumberField
-      label={props.label}
-      description={props.description}
-      isRequired={props.isRequired}
-      autoFocus={props.autoFocus}
       value={typeof props.value === 'number' ? props.value : undefined}
       onChange={(value) => props.onChange(Number.isNaN(value) || value === undefined ? null : value)}
-      {...shown}
+      {...shared}
     />
   )
 }
 
 /** One of a list of values; the file may hold another, which shows as no choice, with the message. */
 export function CheckedSelectInput(props: InputProps<string> & FieldSetup & { options: ReadonlyArray<{ label: string; value: string }> }) {
-  const shown = useShownProblem(props, props, () => false)
+  const shared = useFieldProps(props, () => false)
   return (
     <Picker
-      label={props.label}
-      description={props.description}
-      isRequired={props.isRequired}
-      autoFocus={props.autoFocus}
       items={props.options}
       value={typeof props.value === 'string' ? props.value : null}
       onChange={(key) => {
         if (key !== null) props.onChange(String(key))
       }}
-      {...shown}
+      {...shared}
     >
       {(option) => <Item key={option.value}>{option.label}</Item>}
     </Picker>
