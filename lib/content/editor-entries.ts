@@ -6,17 +6,17 @@
  */
 import type { z } from 'zod'
 import { PUBLIC_RESOURCE_IDS, type PublicResourceId } from '../contract/constants.ts'
-import {
+import type {
   ContactFrontmatterSchema,
   HomeFrontmatterSchema,
   LoginFrontmatterSchema,
   PageFrontmatterSchema,
   PricingFrontmatterSchema,
   ResourceFrontmatterSchema,
-  type SalesFormSchema,
+  SalesFormSchema,
   SkillFrontmatterSchema,
 } from './frontmatter.ts'
-import { CONTENT_FILES } from './content-files.ts'
+import { CONTENT_FILES, CONTENT_SCHEMAS } from './content-files.ts'
 
 /** What a field is called in the editor and what the team is told about it. */
 export interface FieldWords {
@@ -179,7 +179,7 @@ export const EDITOR_SINGLETONS: readonly EditorSingleton[] = [
     label: 'Homepage',
     group: 'pages',
     file: CONTENT_FILES.home,
-    schema: HomeFrontmatterSchema,
+    schema: CONTENT_SCHEMAS.home,
     labels: home,
     bodyLabel: 'Homepage text',
   },
@@ -188,7 +188,7 @@ export const EDITOR_SINGLETONS: readonly EditorSingleton[] = [
     label: 'Pricing',
     group: 'pages',
     file: CONTENT_FILES.pricing,
-    schema: PricingFrontmatterSchema,
+    schema: CONTENT_SCHEMAS.pricing,
     labels: pricing,
     bodyLabel: 'Text under the plans',
   },
@@ -197,17 +197,17 @@ export const EDITOR_SINGLETONS: readonly EditorSingleton[] = [
     label: 'Contact',
     group: 'pages',
     file: CONTENT_FILES.contact,
-    schema: ContactFrontmatterSchema,
+    schema: CONTENT_SCHEMAS.contact,
     labels: contact,
     bodyLabel: 'Page text',
   },
-  { key: 'login', label: 'Log in', group: 'pages', file: CONTENT_FILES.login, schema: LoginFrontmatterSchema, labels: login, bodyLabel: 'Page text' },
+  { key: 'login', label: 'Log in', group: 'pages', file: CONTENT_FILES.login, schema: CONTENT_SCHEMAS.login, labels: login, bodyLabel: 'Page text' },
   {
     key: 'developers',
     label: 'Developer index',
     group: 'agents',
     file: CONTENT_FILES.developers,
-    schema: PageFrontmatterSchema,
+    schema: CONTENT_SCHEMAS.developers,
     labels: PAGE_WORDS,
     bodyLabel: 'Page text',
   },
@@ -216,7 +216,7 @@ export const EDITOR_SINGLETONS: readonly EditorSingleton[] = [
     label: RESOURCE_NAMES[id],
     group: 'agents' as const,
     file: CONTENT_FILES.resource(id),
-    schema: ResourceFrontmatterSchema,
+    schema: CONTENT_SCHEMAS.resource(id),
     labels: resource,
     bodyLabel: 'Resource text',
   })),
@@ -225,7 +225,7 @@ export const EDITOR_SINGLETONS: readonly EditorSingleton[] = [
     label: 'Agent Skill',
     group: 'agents',
     file: CONTENT_FILES.skill,
-    schema: SkillFrontmatterSchema,
+    schema: CONTENT_SCHEMAS.skill,
     labels: skill,
     bodyLabel: 'Skill instructions',
   },

@@ -10,18 +10,8 @@ import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { z } from 'zod'
 import { PUBLIC_RESOURCE_IDS } from '../contract/constants.ts'
-import { SKILL_NAME } from '../routes/document-paths.ts'
 import { contractContradictions } from './contract-values.ts'
-import {
-  ContactFrontmatterSchema,
-  HomeFrontmatterSchema,
-  LoginFrontmatterSchema,
-  PageFrontmatterSchema,
-  PricingFrontmatterSchema,
-  ResourceFrontmatterSchema,
-  SkillFrontmatterSchema,
-} from './frontmatter.ts'
-import { CONTENT_FILES, contentFilePaths } from './content-files.ts'
+import { CONTENT_FILES, CONTENT_SCHEMAS, contentFilePaths } from './content-files.ts'
 import { describeIssues, parseFrontmatter, yamlErrorLine, yamlErrorText } from './issues.ts'
 import { CONTENT_SNAPSHOT_FILE, ContentError, type ContentFile, PLACEHOLDER, type SiteContent, TEMPLATE_VARIABLES } from './site-content.ts'
 
@@ -30,29 +20,16 @@ const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/
 export function loadContent(root: string = process.cwd()): SiteContent {
   const read = <S extends z.ZodType>(relative: string, schema: S) => readContentFile(root, relative, schema)
   const resources = Object.fromEntries(
-    PUBLIC_RESOURCE_IDS.map((id) => {
-      // The file name is the resource id: a different `id` in the frontmatter is an error at that line.
-      const schema = ResourceFrontmatterSchema.superRefine((data, context) => {
-        if (data.id !== id) context.addIssue({ code: 'custom', path: ['id'], message: `expected "${id}" (the file name), got "${data.id}"` })
-      })
-      return [id, read(CONTENT_FILES.resource(id), schema)]
-    }),
+    PUBLIC_RESOURCE_IDS.map((id) => [id, read(CONTENT_FILES.resource(id), CONTENT_SCHEMAS.resource(id))]),
   ) as SiteContent['resources']
   return {
-    home: read(CONTENT_FILES.home, HomeFrontmatterSchema),
-    developers: read(CONTENT_FILES.developers, PageFrontmatterSchema),
+    home: read(CONTENT_FILES.home, CONTENT_SCHEMAS.home),
+    developers: read(CONTENT_FILES.developers, CONTENT_SCHEMAS.developers),
     resources,
-    pricing: read(CONTENT_FILES.pricing, PricingFrontmatterSchema),
-    contact: read(CONTENT_FILES.contact, ContactFrontmatterSchema),
-    login: read(CONTENT_FILES.login, LoginFrontmatterSchema),
-    // The skill is served under its name (lib/routes/document-paths.ts): another name is an error at that line.
-    skill: read(
-      CONTENT_FILES.skill,
-      SkillFrontmatterSchema.superRefine((data, context) => {
-        if (data.name !== SKILL_NAME)
-          context.addIssue({ code: 'custom', path: ['name'], message: `expected "${SKILL_NAME}" (the skill's published path), got "${data.name}"` })
-      }),
-    ),
+    pricing: read(CONTENT_FILES.pricing, CONTENT_SCHEMAS.pricing),
+    contact: read(CONTENT_FILES.contact, CONTENT_SCHEMAS.contact),
+    login: read(CONTENT_FILES.login, CONTENT_SCHEMAS.login),
+    skill: read(CONTENT_FILES.skill, CONTENT_SCHEMAS.skill),
   }
 }
 

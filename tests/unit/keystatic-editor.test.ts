@@ -186,6 +186,17 @@ describe('one statement of the rules: the editor fields are the zod schemas', ()
     ])
   })
 
+  it('a resource code other than its file name and a skill name other than its published path are refused by the editor with the content check’s words', () => {
+    const resource = openEntry('resource-agent-boundaries', read('content/resources/agent-boundaries.md'))
+    expect(editorProblems('resource-agent-boundaries', { ...resource, id: 'product-overview' })).toEqual([
+      'id: expected "agent-boundaries" (the file name), got "product-overview"',
+    ])
+    const skill = openEntry('skill', read('content/agent-skills/cadence-public-api.md'))
+    expect(editorProblems('skill', { ...skill, name: 'another-skill' })).toEqual([
+      'name: expected "cadence-public-api" (the skill\'s published path), got "another-skill"',
+    ])
+  })
+
   it('the unchanged content passes the editor’s checks', () => {
     for (const entry of EDITOR_SINGLETONS) expect(editorProblems(entry.key, openEntry(entry.key, read(entry.file)))).toEqual([])
   })
