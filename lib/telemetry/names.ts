@@ -28,6 +28,9 @@ export const ATTR = {
   quotaStore: 'cadence.quota.store',
   quotaRemaining: 'cadence.quota.remaining',
   leadFormOutcome: 'cadence.lead_form.outcome',
+  leadDeliveryDestination: 'cadence.lead_delivery.destination',
+  leadDeliveryOrigin: 'cadence.lead_delivery.origin',
+  leadDeliveryOutcome: 'cadence.lead_delivery.outcome',
 } as const
 
 export const METRIC = {
@@ -36,4 +39,5 @@ export const METRIC = {
   refusals: 'cadence.agent.refusals',
   failovers: 'cadence.quota.failovers',
   leadForm: 'cadence.lead_form.submissions',
+  leadDeliveries: 'cadence.lead_delivery.attempts',
 } as const
