@@ -16,7 +16,7 @@ import { getLeadFormLimit } from './leads/form-limit.ts'
 import { leadStoreFor } from './leads/store.ts'
 import { answerLeadForm, type LeadFormResult } from './leads/submission.ts'
 import { getSite } from './site.ts'
-import { recordLeadDelivery, recordLeadFormOutcome } from './telemetry/observe.ts'
+import { leadDeliveryTelemetry, recordLeadFormOutcome } from './telemetry/observe.ts'
 
 /** The answer and what to deliver after it; the outcome is already counted. */
 export async function decideLeadForm(request: AgentRequest): Promise<LeadFormResult> {
@@ -34,7 +34,7 @@ export async function decideLeadForm(request: AgentRequest): Promise<LeadFormRes
 
 /** The attempt after the form's answer (it never rejects). */
 export function deliverLeadAfterAnswer(id: string): Promise<void> {
-  return deliverLeadSoon(id, recordLeadDelivery)
+  return deliverLeadSoon(id, leadDeliveryTelemetry)
 }
 
 /** npm start: the answer, then delivery in the same process. */
@@ -49,5 +49,5 @@ export async function answerLeadFormDirect(request: AgentRequest): Promise<HttpA
 
 /** GET /api/cron/deliver-leads: one delivery round for Vercel Cron or a scheduler. */
 export function answerLeadDeliveryCron(request: Request): Promise<Response> {
-  return answerDeliveryCron(request, recordLeadDelivery)
+  return answerDeliveryCron(request, leadDeliveryTelemetry)
 }

@@ -21,7 +21,7 @@ import { createRouter } from '../lib/server/router.ts'
 import { BODY_BUDGET, createSiteServer } from '../lib/server/server-options.ts'
 import { StaticOutput } from '../lib/server/static-output.ts'
 import { startLeadDeliveryTimer } from '../lib/leads/delivery.ts'
-import { recordLeadDelivery } from '../lib/telemetry/observe.ts'
+import { leadDeliveryTelemetry } from '../lib/telemetry/observe.ts'
 import { getSite } from '../lib/site.ts'
 import { register as registerInstrumentation } from '../instrumentation.ts'
 
@@ -82,7 +82,7 @@ server.listen(config.port, config.host, () => {
   console.log(`Cadence site ready on http://${config.host}:${config.port} (base URL ${config.baseUrl})`)
 })
 // Leads the contact form stored and no destination has accepted yet (lib/leads/delivery.ts).
-const stopLeadDelivery = startLeadDeliveryTimer(config, recordLeadDelivery)
+const stopLeadDelivery = startLeadDeliveryTimer(config, leadDeliveryTelemetry)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

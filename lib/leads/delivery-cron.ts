@@ -8,7 +8,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { getConfig } from '../env.ts'
-import { type DeliveryObserver, describeRound, errorName, runDeliveryRound } from './delivery.ts'
+import { type DeliveryTelemetry, describeRound, errorName, runDeliveryRound } from './delivery.ts'
 import { leadStoreFor } from './store.ts'
 
 /** Attempts per cron run: bounded, so a run ends well within a function's duration even if every receiver hangs. */
@@ -23,7 +23,7 @@ export function isCronAuthorized(authorization: string | null, secret: string | 
   return timingSafeEqual(digest(authorization), digest(`Bearer ${secret}`))
 }
 
-export async function answerDeliveryCron(request: Request, onAttempt?: DeliveryObserver): Promise<Response> {
+export async function answerDeliveryCron(request: Request, telemetry?: DeliveryTelemetry): Promise<Response> {
   const config = getConfig()
   if (!config.cronSecret) {
     console.warn('[leads] /api/cron/deliver-leads was called, but CRON_SECRET is unset, so it answers 401: set CRON_SECRET to run delivery rounds')
@@ -37,7 +37,7 @@ export async function answerDeliveryCron(request: Request, onAttempt?: DeliveryO
   const store = leadStoreFor(config)
   if (!store) return Response.json({ store: null, delivered: 0, retried: 0, failed: 0, purged: 0 }, { headers: NO_STORE })
   try {
-    const round = await runDeliveryRound(config, store, { maxAttempts: CRON_MAX_ATTEMPTS, onAttempt })
+    const round = await runDeliveryRound(config, store, { maxAttempts: CRON_MAX_ATTEMPTS, telemetry })
     const line = describeRound(round)
     if (line) console.log(line)
     return Response.json({ store: store.kind, ...round }, { headers: NO_STORE })

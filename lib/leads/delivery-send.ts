@@ -4,10 +4,10 @@
  * repeated delivery), Slack a plain-text message. An attempt has a deadline; its outcome names
  * what happened (`HTTP 503`, `timeout`, `connection refused`) and never anything of the lead.
  *
- * Sent with `node:http`/`node:https`, not `fetch`: the fetch instrumentations (Next's and
- * `@vercel/otel`'s) name each request's span after its full URL and record it as an attribute, and a
- * Slack webhook URL is itself a credential, as is a CRM URL's `?token=`. Telemetry hears of an attempt
- * from delivery.ts, by the destination's kind and origin only.
+ * HTTP client instrumentations (Next's on fetch, @vercel/otel's on fetch and node:http) name each
+ * request's span after its full URL and record it as an attribute, and a Slack webhook URL is itself a
+ * credential, as is a CRM URL's `?token=`: delivery.ts runs each attempt where no instrumentation
+ * records it, and telemetry hears of it by the destination's kind and origin only.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'

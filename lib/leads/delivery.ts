@@ -39,7 +39,15 @@ export interface DeliveryAttemptReport {
   outcome: string
 }
 
-export type DeliveryObserver = (report: DeliveryAttemptReport) => void
+/**
+ * What telemetry does with deliveries, handed in by the layer that composes them (domain code never
+ * imports telemetry): each attempt's report, and the attempt itself run where no instrumentation
+ * records it (an HTTP client instrumentation would name its span after the destination's full URL).
+ */
+export interface DeliveryTelemetry {
+  record(report: DeliveryAttemptReport): void
+  untraced<T>(send: () => Promise<T>): Promise<T>
+}
 
 export interface DeliveryOptions {
   /** The clock of the schedule (which deliveries are due, when to retry). */
@@ -51,7 +59,7 @@ export interface DeliveryOptions {
   attemptTimeoutMs?: number
   concurrency?: number
   random?: () => number
-  onAttempt?: DeliveryObserver
+  telemetry?: DeliveryTelemetry
 }
 
 const DEFAULT_MAX_ATTEMPTS = 500
@@ -111,14 +119,15 @@ async function attemptOne(
   const { lead, destination } = claimed
   const startedAt = Date.now()
   // Signed with the wall clock whatever `now` says: receivers reject a webhook-timestamp far from their own.
-  const outcome = await attemptDelivery(lead, destination, settings, timeoutMs)
+  const send = () => attemptDelivery(lead, destination, settings, timeoutMs)
+  const outcome = await (options.telemetry ? options.telemetry.untraced(send) : send())
   const at = now()
   const next = outcome.delivered ? null : nextAttemptAt(lead.receivedAt, claimed.attempts + 1, at, options.random)
   const recorded = await store.record(
     claimed,
     outcome.delivered ? { delivered: true, at } : { delivered: false, at, outcome: outcome.outcome, nextAttemptAt: next },
   )
-  options.onAttempt?.({
+  options.telemetry?.record({
     destination,
     origin: destinationOrigin(settings, destination),
     startedAt,
@@ -157,14 +166,14 @@ export function describeRound(round: Partial<DeliveryRound>): string | null {
  * timer runs, a few due deliveries besides, so retries go out as visitors come. Never rejects; a
  * failure leaves the delivery pending for the next round.
  */
-export async function deliverLeadSoon(id: string, onAttempt?: DeliveryObserver): Promise<void> {
+export async function deliverLeadSoon(id: string, telemetry?: DeliveryTelemetry): Promise<void> {
   try {
     const config = getConfig()
     const store = leadStoreFor(config)
     if (!store) return
-    const counts = await deliverPending(store, config.leads, { leadId: id, onAttempt })
+    const counts = await deliverPending(store, config.leads, { leadId: id, telemetry })
     if (!deliveryTimerRunning()) {
-      const more = await deliverPending(store, config.leads, { maxAttempts: FOLLOW_UP_ATTEMPTS, onAttempt })
+      const more = await deliverPending(store, config.leads, { maxAttempts: FOLLOW_UP_ATTEMPTS, telemetry })
       for (const key of ['delivered', 'retried', 'failed'] as const) counts[key] += more[key]
     }
     if (counts.retried > 0 || counts.failed > 0) {
@@ -193,7 +202,7 @@ function deliveryTimerRunning(): boolean {
  * `npm start`'s background deliveries: a round at start (what a killed process left pending) and every
  * 15 s after. Returns the function that stops it.
  */
-export function startLeadDeliveryTimer(config: SiteConfig = getConfig(), onAttempt?: DeliveryObserver): () => void {
+export function startLeadDeliveryTimer(config: SiteConfig = getConfig(), telemetry?: DeliveryTelemetry): () => void {
   const store = leadStoreFor(config)
   const timer = processSingleton<{ running: boolean; stop?: () => void }>(TIMER, () => ({ running: false }))
   if (!store || timer.running) return () => {}
@@ -202,7 +211,7 @@ export function startLeadDeliveryTimer(config: SiteConfig = getConfig(), onAttem
     if (busy) return
     busy = true
     try {
-      const line = describeRound(await runDeliveryRound(config, store, { onAttempt }))
+      const line = describeRound(await runDeliveryRound(config, store, { telemetry }))
       if (line) console.log(line)
     } catch (error) {
       console.error(`[leads] delivery round failed: ${errorName(error)}; trying again in ${DELIVERY_TIMER_INTERVAL_MS / 1000} s`)

@@ -23,6 +23,7 @@ import {
   type Span,
   type TextMapGetter,
 } from '@opentelemetry/api'
+import { suppressTracing } from '@opentelemetry/core'
 import type { AdmissionRecord } from '../admission.ts'
 import type { AgentRequest, HeaderReader } from '../http/agent-request.ts'
 import { getConfig, telemetryExportOf } from '../env.ts'
@@ -118,10 +119,11 @@ export interface LeadDeliveryReport {
 }
 
 /**
- * One delivery attempt: a client span over its time and a count by outcome. The attempt itself is sent
- * without `fetch` (lib/leads/delivery-send.ts), so no instrumentation names a span after its URL.
+ * One delivery attempt: a client span over its time and a count by outcome. The attempt itself runs
+ * with tracing suppressed (`leadDeliveryTelemetry.untraced`), so no HTTP client instrumentation (Next's
+ * or @vercel/otel's, which patch fetch and node:http alike) names a span after its URL.
  */
-export function recordLeadDelivery(report: LeadDeliveryReport): void {
+function recordLeadDelivery(report: LeadDeliveryReport): void {
   const telemetry = getTelemetry()
   const attributes: Attributes = {
     [ATTR.leadDeliveryDestination]: report.destination,
@@ -136,6 +138,12 @@ export function recordLeadDelivery(report: LeadDeliveryReport): void {
   })
   if (report.outcome !== 'delivered') span.setStatus({ code: SpanStatusCode.ERROR })
   span.end(report.endedAt)
+}
+
+/** What telemetry does with lead deliveries (lib/leads/delivery.ts `DeliveryTelemetry`). */
+export const leadDeliveryTelemetry = {
+  record: recordLeadDelivery,
+  untraced: <T>(send: () => Promise<T>): Promise<T> => context.with(suppressTracing(context.active()), send),
 }
 
 /** Counts one switch of the quota store to its in-process stand-in. */

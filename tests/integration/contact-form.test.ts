@@ -315,6 +315,12 @@ describe.each(SERVERS)('the contact form on %s', (server) => {
     }
   })
 
+  it("says at its start, on next start only, that the form's limit and the agent quota trust a client's X-Forwarded-For", () => {
+    const warning =
+      "[quota] [leads] Warning: not started through `npm start`: client addresses come from the X-Forwarded-For header, which a client can write itself, so the agent quota and the contact form's limit per client trust it."
+    expect(site.output().includes(warning)).toBe(server === 'next-start')
+  })
+
   it("leaves no field of a lead in the server's output (logs carry outcomes only)", () => {
     const output = site.output()
     for (const typed of [TRICKY_NAME, 'obrien@example.org', 'Analytical Engines', 'Run our spring cohort', 'https://spam.example']) {

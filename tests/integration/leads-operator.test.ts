@@ -54,6 +54,7 @@ function lead(email: string, receivedAt = new Date(), spamReason: NewLead['spamR
 }
 
 /** Every character a terminal could take for a command: C0, DEL, C1, and the bidirectional overrides. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what this is for
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/
 
 /** Run asynchronously: the receiver answering the CLI's deliveries lives in this process. */

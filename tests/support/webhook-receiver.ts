@@ -28,7 +28,7 @@ export interface WebhookReceiver {
   stop: () => Promise<void>
 }
 
-export async function startWebhookReceiver(options: { slowMs?: number } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(options: { slowMs?: number; port?: number } = {}): Promise<WebhookReceiver> {
   let mode: ReceiverMode = 'up'
   const accepted: ReceivedRequest[] = []
   const received: ReceivedRequest[] = []
@@ -36,7 +36,7 @@ export async function startWebhookReceiver(options: { slowMs?: number } = {}): P
   const sockets = new Set<Socket>()
   /** Connections of requests left unanswered: dropped when the mode changes. */
   const hung = new Set<Socket>()
-  let port = 0
+  let port = options.port ?? 0
   let server: Server | null = null
 
   const handle = (request: IncomingMessage, response: ServerResponse) => {
