@@ -1,17 +1,18 @@
 /**
  * The visual editor in a real browser, in local mode: `npm run dev` of a copy of the project (a git
- * repository of its own, so that `git status` says what a save wrote). A price edited in the editor
- * changes one line of content/pages/pricing.md and shows on /pricing, /pricing.md and in the page's
- * plan data; wrong values are refused and write nothing; opening and saving every entry unchanged
- * writes nothing; a file broken by hand opens in the editor, which says what is wrong in the content
- * check's words and fixes it.
+ * repository of its own, so that `git status` says what a save wrote). A price edited in the editor changes one line of content/pages/pricing.md and
+ * shows on /pricing, /pricing.md and in the page's plan data; wrong values are refused and write
+ * nothing; a file broken by hand opens in the editor, which says what is wrong in the content
+ * check's words and fixes it; Keystatic's own writer, run by the editor, writes every entry it read
+ * back byte for byte, an emptied price as null and an emptied help text not at all.
  */
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
-import { EDITOR_SINGLETONS, type FieldWords } from '../../lib/content/editor-entries.ts'
-import { PricingFrontmatterSchema } from '../../lib/content/frontmatter.ts'
+// The entries alone: this file runs on Node, which cannot load the editor's page (its Next imports need Next's bundler).
+import { EDITOR_SINGLETONS, type FieldWords } from '../../lib/editor/entries.ts'
+import { ContactFrontmatterSchema, PricingFrontmatterSchema } from '../../lib/content/frontmatter.ts'
 import { parseContentFile } from '../../lib/content/parse.ts'
 import { type DevServer, startDevServer } from '../support/dev-server.ts'
 import { copyProject, type ProjectCopy } from '../support/project-copy.ts'
@@ -22,6 +23,7 @@ let dev: DevServer
 test.describe.configure({ mode: 'serial', timeout: 180_000 })
 
 const PRICING = 'content/pages/pricing.md'
+const CONTACT = 'content/pages/contact.md'
 const PRICING_WORDS = EDITOR_SINGLETONS.find((entry) => entry.key === 'pricing')?.labels
 /** The help texts under a page's title and under a plan's price in the editor. */
 const TITLE_HELP = PRICING_WORDS?.title?.description ?? ''
@@ -227,4 +229,68 @@ test('a price of "twelve" is not taken, an empty plan name and a feature over 12
   await expect(featureDialog.getByText(/120/).first()).toBeVisible()
   expect(git('status', '--porcelain', '--', 'content')).toBe('')
   await context.close()
+})
+
+test('every entry, saved with its description changed and then changed back, is its file byte for byte again', async ({ page }) => {
+  test.setTimeout(300_000)
+  const changed = 'Changed by the editor, then changed back.'
+  for (const entry of EDITOR_SINGLETONS) {
+    const before = read(entry.file)
+    await openEntry(page, entry.key, entry.label)
+    const description = page.getByRole('main').getByRole('textbox', { name: entry.labels.description?.label ?? 'description' })
+    const original = await description.inputValue()
+    expect(original, entry.file).not.toBe('')
+    await description.fill(changed)
+    await save(page)
+    await expect.poll(() => read(entry.file) !== before, { timeout: 20_000, message: entry.file }).toBe(true)
+    // Keystatic wrote the change and kept everything else: the content check reads the file as before but for it.
+    expect(parseContentFile(entry.file, read(entry.file), entry.schema).data).toEqual({
+      ...parseContentFile(entry.file, before, entry.schema).data,
+      description: changed,
+    })
+    // Opened afresh, the entry holds what was written; changed back, it is written as it was read.
+    await openEntry(page, entry.key, entry.label)
+    await expect(description).toHaveValue(changed)
+    await description.fill(original)
+    await save(page)
+    await expect.poll(() => read(entry.file), { timeout: 20_000, message: entry.file }).toBe(before)
+  }
+})
+
+test('emptying the Team price writes null in its line, which /pricing shows as priced on request', async ({ page }) => {
+  const before = read(PRICING)
+  try {
+    await openEntry(page, 'pricing', 'Pricing')
+    await openPlan(page, 'Team')
+    const price = page.getByRole('dialog').getByRole('textbox', { name: 'Price per month in US dollars' })
+    const saved = await price.inputValue()
+    expect(before).toContain(`    name: Team\n    priceMonthlyUsd: ${saved}\n`)
+    await price.fill('')
+    await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click()
+    await save(page)
+    const expected = before.replace(`    name: Team\n    priceMonthlyUsd: ${saved}\n`, '    name: Team\n    priceMonthlyUsd: null\n')
+    await expect.poll(() => read(PRICING), { timeout: 20_000 }).toBe(expected)
+    expect(parseContentFile(PRICING, expected, PricingFrontmatterSchema).data.plans.find((plan) => plan.id === 'team')?.priceMonthlyUsd).toBeNull()
+    await page.goto(`${dev.origin}/pricing`)
+    await expect(page.locator('#plan-team .price')).toHaveText('Custom')
+  } finally {
+    writeFileSync(path.join(copy.root, PRICING), before)
+  }
+})
+
+test('emptying a help text of the sales form removes only its line of contact.md, and the page reads it as no help', async ({ page }) => {
+  const before = read(CONTACT)
+  try {
+    await openEntry(page, 'contact', 'Contact')
+    const help = page.getByRole('main').getByRole('textbox', { name: 'Email: help text' })
+    await expect(help).toHaveValue('We answer to this address.')
+    await help.fill('')
+    await save(page)
+    const expected = before.replace('      help: We answer to this address.\n', '')
+    expect(expected).not.toBe(before)
+    await expect.poll(() => read(CONTACT), { timeout: 20_000 }).toBe(expected)
+    expect(parseContentFile(CONTACT, expected, ContactFrontmatterSchema).data.salesForm.fields.email.help).toBeUndefined()
+  } finally {
+    writeFileSync(path.join(copy.root, CONTACT), before)
+  }
 })

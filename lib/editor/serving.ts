@@ -1,0 +1,56 @@
+/**
+ * What the site's own configuration (next.config.ts) takes from the visual editor: which route files
+ * are built, and the editor's headers. It is read in every build, so this loads nothing of Keystatic
+ * or React; the editor itself is index.ts.
+ */
+import { contentReloadsOnEdit, editorMode, type SiteConfig } from '../env.ts'
+import type { HeaderList } from '../http/header-list.ts'
+import { PERMISSIONS_POLICY } from '../http/security-headers.ts'
+import { EDITOR_API_PATH, EDITOR_PATH } from '../routes/editor-paths.ts'
+
+/**
+ * The extensions of the editor's route files (`*.admin.tsx`, `*.admin.ts`), which Next builds only
+ * where there is an editor (`next dev`, or the GitHub settings set: lib/env.ts editorMode). Elsewhere
+ * (`npm start`, a Vercel build without them) /keystatic and /api/keystatic do not exist: 404, and no
+ * editor code shipped.
+ */
+export function editorPageExtensions(config: SiteConfig): string[] {
+  return editorMode(config) ? ['admin.tsx', 'admin.ts'] : []
+}
+
+/**
+ * The editor's headers (/keystatic and its API): never indexed, never framed, never cached.
+ * Keystatic renders with inline scripts (Next's hydration data) and inline styles, and in GitHub mode
+ * its browser app talks to GitHub's API and shows GitHub avatars; `next dev` adds eval and its
+ * WebSocket for hot reloading. The pages' own policy (lib/http/security-headers.ts) is not touched.
+ */
+export function editorSecurityHeaders(dev: boolean): HeaderList {
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ''}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https://avatars.githubusercontent.com",
+    "font-src 'self' data:",
+    `connect-src 'self' https://api.github.com${dev ? ' ws: wss:' : ''}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self' https://github.com",
+    "frame-ancestors 'none'",
+  ].join('; ')
+  return [
+    ['Content-Security-Policy', csp],
+    ['X-Robots-Tag', 'noindex, nofollow'],
+    ['Cache-Control', 'private, no-store'],
+    ['X-Frame-Options', 'DENY'],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'same-origin'],
+    ['Permissions-Policy', PERMISSIONS_POLICY],
+  ]
+}
+
+/** The next.config headers() rules of every editor URL; none where there is no editor. */
+export function editorHeaderRules(config: SiteConfig): Array<{ source: string; headers: HeaderList }> {
+  if (!editorMode(config)) return []
+  const headers = editorSecurityHeaders(contentReloadsOnEdit())
+  return [EDITOR_PATH, `${EDITOR_PATH}/:path*`, `${EDITOR_API_PATH}/:path*`].map((source) => ({ source, headers }))
+}
