@@ -1,11 +1,13 @@
 /**
  * The visual editor's server side (/api/keystatic/…): in local mode it reads and writes content/
- * (only under `next dev`), in GitHub mode it signs editors in through the GitHub App. Without an
- * editor it answers 404.
+ * (only under `next dev`, and only for the requests request-guard.ts lets through), in GitHub mode it
+ * signs editors in through the GitHub App. Without an editor it answers 404.
  */
 import { makeRouteHandler } from '@keystatic/next/route-handler'
 import { editorMode } from '../env.ts'
+import { toResponse } from '../http/http-answer.ts'
 import { keystaticConfig } from './keystatic-config.ts'
+import { refusedEditorRequest } from './serving.ts'
 
 type Handlers = { GET: (request: Request) => Promise<Response>; POST: (request: Request) => Promise<Response> }
 
@@ -46,8 +48,10 @@ function asRequested(request: Request): Request {
 
 const notFound = () => new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
 
-/** One request to the editor's API: answered by Keystatic, or 404 without an editor. */
+/** One request to the editor's API: refused (local mode, request-guard.ts), answered by Keystatic, or 404 without an editor. */
 export async function answerEditorApi(request: Request): Promise<Response> {
+  const refused = refusedEditorRequest(request.headers)
+  if (refused) return toResponse(refused)
   const keystatic = keystaticHandlers()
   if (!keystatic) return notFound()
   return request.method === 'POST' ? keystatic.POST(asRequested(request)) : keystatic.GET(asRequested(request))

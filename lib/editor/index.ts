@@ -6,10 +6,11 @@
  *   keystatic-config.ts  Keystatic's config: fields derived from the content check's zod schemas
  *   inputs.tsx           the fields' inputs, showing the content check's messages
  *   editor-page.tsx, editor-app.tsx   the page, and Keystatic's app in the browser
- *   api.ts               the API: Keystatic's route handlers
- *   serving.ts           what next.config.ts takes from the editor (its route files, its headers); it
- *                        is read in every build, so it imports serving.ts itself, which loads nothing
- *                        of Keystatic or React
+ *   api.ts               the API: Keystatic's route handlers behind the local editor's guard
+ *   request-guard.ts     which requests the local editor refuses (Host, Origin)
+ *   serving.ts           what next.config.ts and proxy.ts take from the editor (its route files, its
+ *                        headers, the guard); both are in every build, so they import serving.ts
+ *                        itself, which loads nothing of Keystatic or React
  *
  * Where the editor is served (/keystatic, /api/keystatic) is stated with every other route, in
  * lib/routes/editor-paths.ts; whether it exists and how it saves is a setting (lib/env.ts editorMode).
@@ -18,3 +19,4 @@ export { answerEditorApi } from './api.ts'
 export { EditorPage } from './editor-page.tsx'
 export { EDITOR_SINGLETONS, type FieldWords } from './entries.ts'
 export { keystaticConfig } from './keystatic-config.ts'
+export { localEditorRefusal } from './request-guard.ts'

@@ -1,12 +1,15 @@
 /**
- * What the site's own configuration (next.config.ts) takes from the visual editor: which route files
- * are built, and the editor's headers. It is read in every build, so this loads nothing of Keystatic
- * or React; the editor itself is index.ts.
+ * What the site's own configuration (next.config.ts) and proxy (proxy.ts) take from the visual
+ * editor: which route files are built, the editor's headers, and which requests the local editor
+ * refuses. Both are in every build, so this loads nothing of Keystatic or React; the editor itself
+ * is index.ts.
  */
-import { contentReloadsOnEdit, editorMode, type SiteConfig } from '../env.ts'
+import { contentReloadsOnEdit, editorMode, getConfig, type SiteConfig } from '../env.ts'
 import type { HeaderList } from '../http/header-list.ts'
+import type { HttpAnswer } from '../http/http-answer.ts'
 import { PERMISSIONS_POLICY } from '../http/security-headers.ts'
 import { EDITOR_API_PATH, EDITOR_PATH } from '../routes/editor-paths.ts'
+import { localEditorRefusal } from './request-guard.ts'
 
 /**
  * The extensions of the editor's route files (`*.admin.tsx`, `*.admin.ts`), which Next builds only
@@ -53,4 +56,20 @@ export function editorHeaderRules(config: SiteConfig): Array<{ source: string; h
   if (!editorMode(config)) return []
   const headers = editorSecurityHeaders(contentReloadsOnEdit())
   return [EDITOR_PATH, `${EDITOR_PATH}/:path*`, `${EDITOR_API_PATH}/:path*`].map((source) => ({ source, headers }))
+}
+
+/** A path of the editor: its pages or its API. */
+export function isEditorPath(pathname: string): boolean {
+  return [EDITOR_PATH, EDITOR_API_PATH].some((base) => pathname === base || pathname.startsWith(`${base}/`))
+}
+
+/**
+ * The answer that refuses a request to the local editor (request-guard.ts), or null: always null in
+ * GitHub mode and where there is no editor. The editor's API asks before Keystatic answers; the
+ * proxy asks for its pages (a page cannot answer 421 itself).
+ */
+export function refusedEditorRequest(headers: Headers): HttpAnswer | null {
+  if (editorMode()?.kind !== 'local') return null
+  const { host, port } = getConfig()
+  return localEditorRefusal(headers, { host, port })
 }
