@@ -118,13 +118,17 @@ function conditionsHold(route: VercelRoute, headers: Record<string, string>): bo
 }
 
 describe('config.json', () => {
-  it('sends only requests naming text/markdown, and preflights, outside the agent API to the proxy', () => {
+  it("sends only the editor's pages, and requests naming text/markdown or preflights outside the agent API, to the proxy", () => {
     const proxyRoutes = output.routes.filter((route) => route.middlewarePath)
     expect(proxyRoutes.map((route) => route.has)).toEqual([
+      undefined,
       [{ type: 'header', key: 'accept', value: '.*[Tt][Ee][Xx][Tt]/[Mm][Aa][Rr][Kk][Dd][Oo][Ww][Nn].*' }],
       [{ type: 'header', key: 'access-control-request-method' }],
     ])
-    for (const route of proxyRoutes) {
+    const [editor, ...negotiation] = proxyRoutes as [VercelRoute, ...VercelRoute[]]
+    for (const path of ['/keystatic', '/keystatic/branch/main']) expect(matches(editor, path), path).toBe(true)
+    for (const path of ['/', '/pricing', '/api/agent/v1/health', '/mcp']) expect(matches(editor, path), path).toBe(false)
+    for (const route of negotiation) {
       for (const path of ['/', '/pricing', '/no-such-page']) expect(matches(route, path), path).toBe(true)
       for (const path of ['/api/agent/v1/health', '/mcp']) expect(matches(route, path), path).toBe(false)
     }
