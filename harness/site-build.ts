@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import path from 'node:path'
 import { SETTING_VARIABLES } from '../lib/env.ts'
 import { BUILD_SOURCES, buildCopy, copyForBuild } from './project-build.ts'
-import { PAGE_SCRIPT_PATH } from '../lib/pages/page-script-hooks.ts'
+import { PAGE_SCRIPT_PATH } from '../lib/routes/page-script-hooks.ts'
 import { projectRoot } from './paths.ts'
 
 /** The site most tests run against: a custom domain, and a product app URL that differs from the default. */

@@ -5,7 +5,6 @@
  * sets the header handlers read.
  */
 import { isIPv4 } from 'node:net'
-import type { AgentRequest } from './http/agent-request.ts'
 import { processSingleton } from './process-singleton.ts'
 import { cidrContains, formatIpAddress, parseCidr, parseIpAddress, type CidrRange, type IpAddress, UNKNOWN_CLIENT } from './net/ip-address.ts'
 
@@ -93,7 +92,7 @@ export function forgeableAddressWarning(config: { onVercel: boolean }, developme
  * socket only when the client sent none, so these headers are the client's to choose; the last hop is
  * taken, and a warning says so).
  */
-export function readClientAddress(request: AgentRequest, source: ForwardedAddressSource): string | null {
+export function readClientAddress(request: Request | { readonly clientAddress: string }, source: ForwardedAddressSource): string | null {
   if (!(request instanceof Request)) return request.clientAddress
   const realIp = request.headers.get(CLIENT_ADDRESS_HEADER)
   const forwardedFor = request.headers.get(FORWARDED_FOR_HEADER)

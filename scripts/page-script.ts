@@ -7,7 +7,7 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
-import { PAGE_SCRIPT_PATH } from '../lib/pages/page-script-hooks.ts'
+import { PAGE_SCRIPT_PATH } from '../lib/routes/page-script-hooks.ts'
 
 const options: esbuild.BuildOptions = {
   // The sources beside this script, as its imports are; the output into the project being built (the

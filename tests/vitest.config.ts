@@ -35,7 +35,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['tests/unit/**/*.test.ts'],
+          include: ['tests/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
           // Handlers called in-process would print an access-log line per call into the test output.
           env: { AGENT_ACCESS_LOG: 'false' },

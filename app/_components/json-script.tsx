@@ -9,7 +9,7 @@ export function JsonLd({ data }: { data: Record<string, unknown> }) {
   return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonScriptText(data) }} />
 }
 
-/** Data the page script reads by the element's id (lib/pages/page-script-hooks.ts). */
+/** Data the page script reads by the element's id (lib/routes/page-script-hooks.ts). */
 export function JsonData({ id, data }: { id: string; data: unknown }) {
   // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON built at build time, with every `<` escaped
   return <script type="application/json" id={id} dangerouslySetInnerHTML={{ __html: jsonScriptText(data) }} />

@@ -1,5 +1,5 @@
 import { SKIP_LINK_TARGET } from '@/lib/pages/navigation.ts'
-import { WEBMCP_TOOLS_ELEMENT_ID } from '@/lib/pages/page-script-hooks.ts'
+import { WEBMCP_TOOLS_ELEMENT_ID } from '@/lib/routes/page-script-hooks.ts'
 import { getSite } from '@/lib/site.ts'
 import { getWebMcpPageTools } from '@/lib/pages/page-tools.ts'
 import { AgentIndexNote } from './agent-index-note.tsx'

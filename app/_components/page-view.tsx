@@ -1,24 +1,29 @@
-import { EMPTY_FORM, renderLeadFormSlot } from '@/lib/leads/form-html.ts'
+import { EMPTY_FORM, type LeadFormState } from '@/lib/leads/form-view.ts'
 import { renderMarkdown } from '@/lib/pages/markdown.ts'
 import type { PageBlock, PageCard, PageLink, PageModel, PlanView } from '@/lib/pages/page-model.ts'
 import { getSite } from '@/lib/site.ts'
 import { getWebMcpPageTools } from '@/lib/pages/page-tools.ts'
 import { ExecutionLoop } from './execution-loop.tsx'
+import { LeadFormBlock } from './lead-form.tsx'
 import { MarkdownHtml } from './markdown-html.tsx'
 import { McpInstall } from './mcp-install.tsx'
 import { PageHeader } from './page-header.tsx'
 import { SignupForm } from './signup-form.tsx'
 
-/** A page's blocks (lib/pages/page-model.ts) as HTML; lib/pages/page-markdown.ts renders the same blocks as Markdown. */
-export function PageView({ page }: { page: PageModel }) {
+/**
+ * A page's blocks (lib/pages/page-model.ts) as HTML; lib/pages/page-markdown.ts renders the same blocks
+ * as Markdown. `leadForm`: what the sales form shows (empty on the prerendered page; the form route's
+ * answers show it filled in, or a notice).
+ */
+export function PageView({ page, leadForm = EMPTY_FORM }: { page: PageModel; leadForm?: LeadFormState }) {
   const [first, ...rest] = page.blocks
   // The hero and the bands span the page's width; every other page sits in one column.
   if (first?.kind === 'hero') {
     return (
       <>
-        <Block block={first} />
+        <Block block={first} leadForm={leadForm} />
         {rest.map((block) => (
-          <Block block={block} key={blockKey(block)} />
+          <Block block={block} key={blockKey(block)} leadForm={leadForm} />
         ))}
       </>
     )
@@ -26,7 +31,7 @@ export function PageView({ page }: { page: PageModel }) {
   return (
     <div className="container page">
       {page.blocks.map((block) => (
-        <Block block={block} key={blockKey(block)} />
+        <Block block={block} key={blockKey(block)} leadForm={leadForm} />
       ))}
     </div>
   )
@@ -56,7 +61,7 @@ function blockKey(block: PageBlock): string {
   }
 }
 
-function Block({ block }: { block: PageBlock }) {
+function Block({ block, leadForm }: { block: PageBlock; leadForm: LeadFormState }) {
   switch (block.kind) {
     case 'header':
       return <PageHeader title={block.title} lead={block.lead} />
@@ -119,11 +124,9 @@ function Block({ block }: { block: PageBlock }) {
         <SignupForm form={getWebMcpPageTools().signupForm} />
       )
     case 'leadForm':
-      // The form's one renderer (lib/leads/form-html.ts): its route answers with the same block, filled in.
       return (
         <div className={block.form.available ? 'contact-grid' : 'handoff'}>
-          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the empty form, rendered at build time from content/ by the form's one renderer, which escapes every value */}
-          <div className="lead-form-slot" dangerouslySetInnerHTML={{ __html: renderLeadFormSlot(block.form, EMPTY_FORM) }} />
+          <LeadFormBlock form={block.form} state={leadForm} />
           {block.cards.map((card) => (
             <Card card={card} key={card.id} />
           ))}

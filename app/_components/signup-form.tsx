@@ -1,18 +1,5 @@
-import { SIGNUP_FORM_CLASS } from '@/lib/pages/page-script-hooks.ts'
+import { SIGNUP_FORM_CLASS } from '@/lib/routes/page-script-hooks.ts'
 import type { SignupFormTool } from '@/lib/pages/page-tools.ts'
-
-// The declarative WebMCP attributes (webmachinelearning/webmcp, declarative API explainer), unknown to React's types.
-declare module 'react' {
-  interface FormHTMLAttributes<T> {
-    toolname?: string
-    tooldescription?: string
-    /** Present (any value): the agent may submit the filled form itself. */
-    toolautosubmit?: ''
-  }
-  interface SelectHTMLAttributes<T> {
-    toolparamdescription?: string
-  }
-}
 
 /**
  * Sign-up with a chosen plan in plain HTML: a GET to the app's sign-up, which reads `?plan=<id>` as the

@@ -11,13 +11,8 @@ import { RESOURCE_SECURITY_HEADERS } from '../http/security-headers.ts'
 import { staticResponse } from '../http/static-response.ts'
 import { getSite, type Site } from '../site.ts'
 import type { DocumentName } from '../routes/document-paths.ts'
-import {
-  buildMcpClientConfiguration,
-  buildMcpManifest,
-  buildMcpRegistryServer,
-  buildProtectedResourceMetadata,
-  buildServerCard,
-} from './mcp-documents.ts'
+import { buildMcpClientConfiguration } from '../pages/mcp-clients.ts'
+import { buildMcpManifest, buildMcpRegistryServer, buildProtectedResourceMetadata, buildServerCard } from './mcp-documents.ts'
 import { buildAgentSkill, buildAgentSkillsIndex, buildAiCatalog, buildApiCatalog, buildLlmsFullTxt } from './agent-documents.ts'
 import { buildOpenApiDocument } from './openapi.ts'
 import { DOCUMENT_INFO } from './document-index.ts'

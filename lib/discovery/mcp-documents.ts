@@ -1,7 +1,7 @@
 /**
  * Static MCP discovery documents: the SEP-2127 server card, the manifest at /.well-known/mcp.json
- * (the card plus the SEP-1649 keys older crawlers read), the client configuration at /mcp.json and
- * RFC 9728 protected-resource metadata. Names and versions match what the MCP endpoint says at run time.
+ * (the card plus the SEP-1649 keys older crawlers read) and RFC 9728 protected-resource metadata;
+ * the client configuration at /mcp.json is the developer page's (lib/pages/mcp-clients.ts). Names and versions match what the MCP endpoint says at run time.
  */
 import { MCP_PROTOCOL_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS, PRODUCT_NAME, SERVICE_DISPLAY_NAME } from '../contract/constants.ts'
 import type { Site } from '../site.ts'
@@ -57,30 +57,6 @@ export function buildMcpManifest(site: Site) {
     transport: { type: 'streamable-http', endpoint: site.urls.mcp },
     capabilities: { resources: {}, tools: {} },
     documentationUrl: site.urls.developers,
-  }
-}
-
-/** The name MCP clients list the server under, and its entry: Streamable HTTP at this deployment's MCP URL. */
-function mcpClientEntry(site: Site) {
-  return { key: `${PRODUCT_NAME.toLowerCase()}-public`, server: { type: 'http', url: site.urls.mcp } }
-}
-
-export function buildMcpClientConfiguration(site: Site) {
-  const { key, server } = mcpClientEntry(site)
-  return { mcpServers: { [key]: server }, servers: { [key]: server } }
-}
-
-/**
- * One-click installs of this deployment's MCP server (a preview installs the preview), in each
- * editor's documented link format. Cursor: `name` and `config`, the base64 of the server's mcp.json
- * entry (a remote server is its `url`). VS Code: the URL-encoded JSON that `code --add-mcp` takes.
- */
-export function buildMcpInstallLinks(site: Site) {
-  const { key, server } = mcpClientEntry(site)
-  const cursorConfig = Buffer.from(JSON.stringify({ url: server.url })).toString('base64')
-  return {
-    cursor: `cursor://anysphere.cursor-deeplink/mcp/install?name=${encodeURIComponent(key)}&config=${encodeURIComponent(cursorConfig)}`,
-    vscode: `vscode:mcp/install?${encodeURIComponent(JSON.stringify({ name: key, ...server }))}`,
   }
 }
 

@@ -56,23 +56,13 @@ export function siteWideHeaders(config: { baseUrl: string; noindex: boolean }): 
   ]
 }
 
-const FORM_ACTION = /<form\b[^>]*\saction="(https?:\/\/[^"]+)"/g
-
-/**
- * The origins, other than the page's own, its forms submit to (the sign-up form goes to the app), in
- * document order: `form-action` names exactly these.
- */
-export function formActionOrigins(html: string): string[] {
-  const actions = [...html.matchAll(FORM_ACTION)].map((match) => (match[1] ?? '').replaceAll('&amp;', '&')).filter((action) => URL.canParse(action))
-  return [...new Set(actions.map((action) => new URL(action).origin))]
-}
-
 /**
  * The CSP of one prerendered page: its own files only ('self': /site.css, /site.js, images), no
  * inline script (the pages have none: lib/pages/prerendered-pages.ts), no plugins, no base URL
- * changes, forms only to the site and to where the page's own forms go, never framed.
+ * changes, forms only to the site and to the other origins the page's own forms go to (its page model
+ * says which: lib/pages/page-model.ts `formActionOrigins`), never framed.
  */
-export function pageContentSecurityPolicy(html: string, baseUrl: string): string {
+export function pageContentSecurityPolicy(formActionOrigins: readonly string[], baseUrl: string): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -82,7 +72,7 @@ export function pageContentSecurityPolicy(html: string, baseUrl: string): string
     "connect-src 'self'",
     "manifest-src 'self'",
     "base-uri 'none'",
-    `form-action 'self' ${formActionOrigins(html).join(' ')}`.trimEnd(),
+    ["form-action 'self'", ...formActionOrigins].join(' '),
     "frame-ancestors 'none'",
     ...(isHttps(baseUrl) ? ['upgrade-insecure-requests'] : []),
   ].join('; ')

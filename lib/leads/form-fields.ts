@@ -7,13 +7,13 @@
  */
 import { z } from 'zod'
 import type { SalesFormContent } from '../content/frontmatter.ts'
-import { AGENT_FILL_FIELD, AGENT_FILL_VALUE, FILL_TIME_FIELD } from '../pages/page-script-hooks.ts'
+import { AGENT_FILL_FIELD, AGENT_FILL_VALUE, FILL_TIME_FIELD } from '../routes/page-script-hooks.ts'
 import { MULTI_LINE_FORBIDDEN, SINGLE_LINE_FORBIDDEN } from './control-characters.ts'
 import type { LeadFields, SpamReason } from './lead.ts'
 
 /**
  * Shared with the page script, which stamps the fill time, marks a form the browser's agent filled and
- * chooses a linked plan (lib/pages/page-script-hooks.ts).
+ * chooses a linked plan (lib/routes/page-script-hooks.ts).
  */
 export {
   AGENT_FILL_FIELD,
@@ -22,7 +22,7 @@ export {
   LEAD_FORM_ID,
   LEAD_FORM_TOOL_NAME,
   PLAN_PARAMETER,
-} from '../pages/page-script-hooks.ts'
+} from '../routes/page-script-hooks.ts'
 
 /** Where the form posts: a route of the site, outside the read-only agent API, and no page path. */
 export { LEAD_FORM_PATH } from '../routes/site-pages.ts'

@@ -5,7 +5,7 @@
  */
 import { perSite, type Site } from '../site.ts'
 import { fieldControls, leadChoicesOf, leadSubmissionSchema, type LeadChoices, type LeadSubmissionSchema } from './form-fields.ts'
-import { buildLeadFormView, type LeadFormView } from './form-html.ts'
+import { buildLeadFormView, type LeadFormView } from './form-view.ts'
 
 export interface LeadForm {
   view: LeadFormView

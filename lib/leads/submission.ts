@@ -1,12 +1,14 @@
 /**
- * The contact form's route, decided here and served thinly by app/contact/send/route.ts (Next, Vercel)
- * and npm start's direct routes: a plain HTML form post (application/x-www-form-urlencoded) becomes a
- * lead that is stored before it is acknowledged.
+ * The contact form's route, decided here and served thinly by app/(marketing)/contact/send/route.ts:
+ * a plain HTML form post (application/x-www-form-urlencoded) becomes a lead that is stored before it
+ * is acknowledged. The decision is a status, its headers and what the contact page shows in the
+ * answer (`LeadFormState`); the page itself is rendered by the page's own components
+ * (app/_components/contact-answer.tsx).
  *
  * - A good submission is saved, then answered `303 See Other` to the thank-you page, so a reload or
- *   Back never posts twice; delivery starts after the answer (`deliver`, which the caller runs).
+ *   Back never posts twice; delivery starts after the answer (`deliverId`, which the caller runs).
  * - A mistake answers 422 with the contact page, the form filled in as typed and a message at each
- *   wrong field, rendered by the form's one renderer (lib/leads/form-page.ts).
+ *   wrong field.
  * - Suspected spam (the honeypot, or a submit faster than a person types) is stored with its reason,
  *   delivered only if the operator releases it, and answered like any other good submission. A form
  *   shown again (after a mistake, a limit or an outage) carries the time already spent filling it, and
@@ -18,15 +20,14 @@
  */
 import { createHash } from 'node:crypto'
 import { readBodyText, type AgentRequest } from '../http/agent-request.ts'
+import type { HeaderList } from '../http/header-list.ts'
 import type { HttpAnswer } from '../http/http-answer.ts'
 import { quotaBucketKey } from '../net/ip-address.ts'
 import type { Site } from '../site.ts'
 import { checkLeadForm, LEAD_FORM_MAX_BODY_BYTES, LEAD_THANKS_PATH, readLeadForm, spamReasonOf } from './form-fields.ts'
-import type { LeadSlotState } from './form-html.ts'
 import type { LeadForm } from './form.ts'
 import { retryAfterSeconds, type LeadFormLimit } from './form-limit.ts'
-import type { ContactPageTemplate } from './form-page.ts'
-import { leadFormPage } from './form-page.ts'
+import type { LeadFormState } from './form-view.ts'
 import type { LeadStore } from './lead.ts'
 
 export type LeadFormOutcome =
@@ -42,8 +43,11 @@ export type LeadFormOutcome =
   | 'unavailable'
   | 'store-failed'
 
+/** The 303 to the thank-you page, or the contact page with what its sales form shows, under this status and these headers. */
+export type LeadFormAnswer = { kind: 'redirect'; answer: HttpAnswer } | { kind: 'page'; status: number; headers: HeaderList; form: LeadFormState }
+
 export interface LeadFormResult {
-  answer: HttpAnswer
+  answer: LeadFormAnswer
   outcome: LeadFormOutcome
   /** The stored lead to deliver after the answer, or null (nothing stored, spam, or a duplicate). */
   deliverId: string | null
@@ -57,7 +61,6 @@ export interface LeadFormContext {
   limit: LeadFormLimit
   /** The client address as the deployment delivers it (lib/client-address.ts), or null when unknown. */
   clientAddress: string | null
-  template?: ContactPageTemplate
   now?: () => Date
 }
 
@@ -97,12 +100,13 @@ function isFormPost(request: AgentRequest): boolean {
 export async function answerLeadForm(request: AgentRequest, context: LeadFormContext): Promise<LeadFormResult> {
   const { site, form } = context
   const email = site.content.contact.data.email
-  const page = (status: number, state: LeadSlotState, extra: Array<[string, string]> = []): HttpAnswer => {
-    const { html, headers } = leadFormPage(form.view, state, site.config.baseUrl, context.template)
-    return { status, headers: [...headers, ...extra], body: request.method === 'HEAD' ? null : encoder.encode(html) }
-  }
-  const notice = (title: string, text: string): LeadSlotState => ({ kind: 'notice', title, text })
-  const result = (outcome: LeadFormOutcome, answer: HttpAnswer, deliverId: string | null = null): LeadFormResult => ({ answer, outcome, deliverId })
+  const page = (status: number, state: LeadFormState, headers: HeaderList = []): LeadFormAnswer => ({ kind: 'page', status, headers, form: state })
+  const notice = (title: string, text: string): LeadFormState => ({ kind: 'notice', title, text })
+  const result = (outcome: LeadFormOutcome, answer: LeadFormAnswer, deliverId: string | null = null): LeadFormResult => ({
+    answer,
+    outcome,
+    deliverId,
+  })
 
   if (request.method !== 'POST') {
     return result(
@@ -173,5 +177,5 @@ export async function answerLeadForm(request: AgentRequest, context: LeadFormCon
     ],
     body: encoder.encode(`See ${LEAD_THANKS_PATH}\n`),
   }
-  return result(outcome, thanks, outcome === 'stored' ? saved.id : null)
+  return result(outcome, { kind: 'redirect', answer: thanks }, outcome === 'stored' ? saved.id : null)
 }

@@ -10,12 +10,12 @@ import { PRODUCT_NAME } from '../contract/constants.ts'
 import type { Plan } from '../content/frontmatter.ts'
 import { fillTemplate } from '../content/site-content.ts'
 import { getSite, perSite, type Site } from '../site.ts'
-import { buildMcpInstallLinks } from '../discovery/mcp-documents.ts'
+import { buildMcpInstallLinks } from './mcp-clients.ts'
 import { splitSections } from './markdown.ts'
 import { NOT_FOUND_TWIN, sitePage, type PageKey, type TwinKey } from '../routes/site-pages.ts'
 import { buildLeadForm } from '../leads/form.ts'
 import { LEAD_FORM_ID, PLAN_PARAMETER } from '../leads/form-fields.ts'
-import type { LeadFormView } from '../leads/form-html.ts'
+import type { LeadFormView } from '../leads/form-view.ts'
 
 /** A link on a page: root-relative within the site, or absolute (the app, `mailto:`). */
 export interface PageLink {
@@ -63,7 +63,7 @@ export type PageBlock =
   /** The sign-up form with a plan, which browsers with WebMCP offer as a tool (its fields: lib/pages/page-tools.ts). */
   | { kind: 'signupForm'; style?: 'band' }
   /**
-   * The "Talk to sales" form (rendered by lib/leads/form-html.ts, for the page and the form's route
+   * The "Talk to sales" form (rendered by app/_components/lead-form.tsx, for the page and the form's route
    * alike) beside the email card; without a durable store for leads, the email card alone.
    */
   | { kind: 'leadForm'; form: LeadFormView; cards: PageCard[] }
@@ -310,6 +310,14 @@ export function shareImageAlt(site: Site): string {
  * Title, description, canonical URL under the base URL, the Markdown twin as an alternate
  * representation, and noindex on preview deployments.
  */
+/**
+ * The origins other than the site's own that a page's forms post to, for its `form-action`: the
+ * sign-up form goes to the app; the sales form posts to the site.
+ */
+export function formActionOrigins(page: PageModel | null, appUrl: string): string[] {
+  return page?.blocks.some((block) => block.kind === 'signupForm') ? [new URL(appUrl).origin] : []
+}
+
 export function pageMetadata(key: PageKey): Metadata {
   const site = getSite()
   const page = getPageModel(key)

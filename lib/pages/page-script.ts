@@ -25,7 +25,7 @@ import {
   PLAN_PARAMETER,
   SIGNUP_FORM_CLASS,
   WEBMCP_TOOLS_ELEMENT_ID,
-} from './page-script-hooks.ts'
+} from '../routes/page-script-hooks.ts'
 
 const browser: ToolEnvironment = {
   fetch: (path, init) => window.fetch(path, init),

@@ -56,24 +56,24 @@ export function createRequestListener({
       void serveWithHandler(route.handler, request, response, { origin, body, delivery: { clientAddress, compressAnswer: compressAnswers } })
       return
     }
-    dropForwardingHeaders(request)
+    forwardClientAddress(request, routing.clientAddress)
     void next(request, response)
   }
 }
 
 /**
- * Next gets no forwarding header the client sent (Next then writes X-Forwarded-For from the socket
- * itself): nothing it runs can take a client's word for its address.
+ * Next gets no forwarding header the client sent, only X-Forwarded-For with the client the router
+ * resolved (the socket's peer, or what a trusted proxy forwarded): what Next runs (the contact form's
+ * route among them) reads the client from it, and never takes a client's word for its address.
  */
-function dropForwardingHeaders(request: IncomingMessage): void {
+function forwardClientAddress(request: IncomingMessage, clientAddress: string): void {
   const { headers, rawHeaders } = request
-  if (!(FORWARDED_FOR_HEADER in headers) && !(CLIENT_ADDRESS_HEADER in headers)) return
-  delete headers[FORWARDED_FOR_HEADER]
-  delete headers[CLIENT_ADDRESS_HEADER]
   const kept: string[] = []
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = (rawHeaders[i] as string).toLowerCase()
     if (name !== FORWARDED_FOR_HEADER && name !== CLIENT_ADDRESS_HEADER) kept.push(rawHeaders[i] as string, rawHeaders[i + 1] as string)
   }
-  request.rawHeaders = kept
+  delete headers[CLIENT_ADDRESS_HEADER]
+  headers[FORWARDED_FOR_HEADER] = clientAddress
+  request.rawHeaders = [...kept, 'X-Forwarded-For', clientAddress]
 }

@@ -28,13 +28,14 @@ export interface ArrivedRequest {
 
 /**
  * `answer`: written as it is, the body (if any) drained unread. `handler`: the route's handler runs
- * on the request at `target` from `clientAddress`. `next`: Next answers the request at `target`. Every
- * target is in origin-form; handlers and Next get the site-wide headers under their own.
+ * on the request at `target` from `clientAddress`. `next`: Next answers the request at `target`, told
+ * that it comes from `clientAddress`. Every target is in origin-form; handlers and Next get the
+ * site-wide headers under their own.
  */
 export type Routing =
   | { kind: 'answer'; answer: HttpAnswer }
   | { kind: 'handler'; route: DynamicRoute; target: string; clientAddress: string }
-  | { kind: 'next'; target: string }
+  | { kind: 'next'; target: string; clientAddress: string }
 
 export interface RouterOptions {
   staticOutput: Pick<StaticOutput, 'match'>
@@ -75,14 +76,15 @@ export function createRouter({ staticOutput, siteWideHeaders, resolveClientAddre
     const target = toOriginForm(sent)
     const query = target.indexOf('?')
     const pathname = query < 0 ? target : target.slice(0, query)
+    const clientAddress = () => resolveClientAddress(peerAddress, headers[FORWARDED_FOR_HEADER])
     const route = matchDynamicRoute(pathname, routes)
-    if (route) return { kind: 'handler', route, target, clientAddress: resolveClientAddress(peerAddress, headers[FORWARDED_FOR_HEADER]) }
+    if (route) return { kind: 'handler', route, target, clientAddress: clientAddress() }
     if (!isDecodable(pathname)) return malformedPath
     if (isCorsPreflight(method, { has: (name) => name in headers })) return preflight
     // TRACE anywhere: Next's route handlers build a Fetch Request for it and fail with a 500.
     if (isFetchForbiddenMethod(method)) return methodNotAllowed
     const entry = staticOutput.match(pathname, { headers, search: query < 0 ? '' : target.slice(query) })
-    if (!entry) return { kind: 'next', target }
+    if (!entry) return { kind: 'next', target, clientAddress: clientAddress() }
     if (method !== 'GET' && method !== 'HEAD' && entry.status !== 404) return methodNotAllowed
     // A prerendered answer carries the build's headers, the site-wide ones included.
     const answer = answerStatic(entry, method === 'HEAD' ? 'HEAD' : 'GET', headerValue(headers['if-none-match']), headers['accept-encoding'])

@@ -202,15 +202,21 @@ describe('npm start routing (lib/server/router.ts)', () => {
       kind: 'handler',
       target: `${API_BASE_PATH}/health?a=1`,
     })
-    expect(route('GET', 'http://agents.example.com/_next/static/a.js?v=2')).toEqual({ kind: 'next', target: '/_next/static/a.js?v=2' })
+    expect(route('GET', 'http://agents.example.com/_next/static/a.js?v=2')).toEqual({
+      kind: 'next',
+      target: '/_next/static/a.js?v=2',
+      clientAddress: '203.0.113.9',
+    })
     expect(route('GET', 'http://[')).toEqual(route('GET', '/'))
   })
 
-  it('leaves to Next what the build output does not answer (assets, files), with the target in origin-form', () => {
-    expect(route('GET', '/_next/static/chunks/app.js')).toEqual({ kind: 'next', target: '/_next/static/chunks/app.js' })
-    expect(route('GET', '/favicon.ico?v=1')).toEqual({ kind: 'next', target: '/favicon.ico?v=1' })
+  it('leaves to Next what the build output does not answer (assets, files, the contact form), with the target in origin-form and the resolved client', () => {
+    const client = { clientAddress: '203.0.113.9' }
+    expect(route('GET', '/_next/static/chunks/app.js')).toEqual({ kind: 'next', target: '/_next/static/chunks/app.js', ...client })
+    expect(route('GET', '/favicon.ico?v=1')).toEqual({ kind: 'next', target: '/favicon.ico?v=1', ...client })
+    expect(route('POST', '/contact/send', {}, '2001:db8::7')).toEqual({ kind: 'next', target: '/contact/send', clientAddress: '2001:db8::7' })
     // Next redirects a trailing slash before any rewrite applies.
-    expect(route('GET', '/pricing.md/')).toEqual({ kind: 'next', target: '/pricing.md/' })
+    expect(route('GET', '/pricing.md/')).toEqual({ kind: 'next', target: '/pricing.md/', ...client })
   })
 })
 
@@ -243,7 +249,7 @@ describe('npm start request listener (lib/server/request-listener.ts)', () => {
     return { request, response, written }
   }
 
-  it('hands the handler the resolved client address and the compression option on the request value, and Next no forwarding header of the client', async () => {
+  it("hands the handler the resolved client address and the compression option on the request value, and Next the resolved client as X-Forwarded-For, never the client's own", async () => {
     const { createRequestListener } = await import('../../lib/server/request-listener.ts')
     const { BodyBudget } = await import('../../lib/http/body-budget.ts')
     const seen: Array<{ clientAddress: string; compressAnswer: boolean; forwardedFor: string | null }> = []
@@ -289,7 +295,13 @@ describe('npm start request listener (lib/server/request-listener.ts)', () => {
 
     const passed = serve('http://x/_next/static/a.js', forged, '198.51.100.7')
     listener(passed.request as never, passed.response as never)
-    expect(handedToNext).toEqual([{ url: '/_next/static/a.js', headers: { host: 'x', accept: '*/*' }, rawHeaders: ['Host', 'x', 'Accept', '*/*'] }])
+    expect(handedToNext).toEqual([
+      {
+        url: '/_next/static/a.js',
+        headers: { host: 'x', accept: '*/*', 'x-forwarded-for': '198.51.100.7' },
+        rawHeaders: ['Host', 'x', 'Accept', '*/*', 'X-Forwarded-For', '198.51.100.7'],
+      },
+    ])
     expect(passed.written.headers).toEqual([['Strict-Transport-Security', 'max-age=1']])
   })
 })

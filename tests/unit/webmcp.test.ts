@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { buildAgentCatalog } from '../../lib/agent/catalog.ts'
 import { loadContent } from '../../lib/content/parse.ts'
 import { buildLlmsTxt } from '../../lib/discovery/text-documents.ts'
-import { buildMcpInstallLinks } from '../../lib/discovery/mcp-documents.ts'
+import { buildMcpInstallLinks } from '../../lib/pages/mcp-clients.ts'
 import { parseConfig } from '../../lib/env.ts'
-import { formActionOrigins, pageContentSecurityPolicy } from '../../lib/http/security-headers.ts'
+import { pageContentSecurityPolicy } from '../../lib/http/security-headers.ts'
 import { buildMcpCatalog } from '../../lib/mcp/catalog.ts'
-import { buildPageModels, pagePlans } from '../../lib/pages/page-model.ts'
+import { buildPageModels, formActionOrigins, pagePlans } from '../../lib/pages/page-model.ts'
 import { buildPageMarkdown } from '../../lib/pages/page-markdown.ts'
 import { buildSite } from '../../lib/site-model.ts'
 import { pageModelContext, registerTools, runTool, type ToolEnvironment, type WebMcpTool } from '../../lib/webmcp/client-tools.ts'
@@ -206,11 +206,18 @@ describe('where the tools are named', () => {
 })
 
 describe('the sign-up form and the page policy', () => {
-  it("form-action names the origins the page's forms submit to, besides 'self'", () => {
-    const html = `<form method="get" action="${APP}/signup?a=1&amp;b=2"></form><form action="/local"></form><form action="${APP}/x"></form>`
-    expect(formActionOrigins(html)).toEqual([APP])
-    expect(pageContentSecurityPolicy(html, BASE)).toContain(`form-action 'self' ${APP};`)
-    expect(pageContentSecurityPolicy('<p>no form</p>', BASE)).toContain("form-action 'self';")
+  it("form-action names the origins the page's forms submit to, besides 'self': the app for the sign-up form's pages", () => {
+    const pages = buildPageModels(site)
+    expect(Object.fromEntries(Object.entries(pages).map(([key, page]) => [key, formActionOrigins(page, APP)]))).toEqual({
+      home: [APP],
+      pricing: [APP],
+      contact: [],
+      login: [],
+      developers: [],
+      'not-found': [],
+    })
+    expect(pageContentSecurityPolicy(formActionOrigins(pages.pricing, APP), BASE)).toContain(`form-action 'self' ${APP};`)
+    expect(pageContentSecurityPolicy([], BASE)).toContain("form-action 'self';")
   })
 })
 

@@ -1,6 +1,7 @@
 import { after } from 'next/server'
+import { renderContactAnswer } from '@/app/_components/contact-answer.tsx'
 import { toResponse } from '@/lib/http/http-answer.ts'
-import { decideLeadForm, deliverLeadAfterAnswer } from '@/lib/lead-routes.ts'
+import { decideLeadForm, deliverLeadAfterAnswer, leadFormHttpAnswer } from '@/lib/lead-routes.ts'
 
 export const dynamic = 'force-dynamic'
 
@@ -9,7 +10,7 @@ async function handleLeadForm(request: Request): Promise<Response> {
   const result = await decideLeadForm(request)
   const id = result.deliverId
   if (id) after(() => deliverLeadAfterAnswer(id))
-  return toResponse(result.answer)
+  return toResponse(await leadFormHttpAnswer(request, result, renderContactAnswer))
 }
 
 export {

@@ -17,7 +17,7 @@ export const COPY_BUTTON_SELECTOR = 'button[data-copy-what]'
 /** The class of the sign-up form, the pages' declarative WebMCP tool (app/_components/signup-form.tsx). */
 export const SIGNUP_FORM_CLASS = 'signup-form'
 
-/** The contact page's "Talk to sales" form: its id, the fragment the pricing page links to (lib/leads/form-html.ts). */
+/** The contact page's "Talk to sales" form: its id, the fragment the pricing page links to (app/_components/lead-form.tsx). */
 export const LEAD_FORM_ID = 'talk-to-sales'
 
 /** The query parameter naming a plan on the contact page: `/contact?plan=programme#talk-to-sales`; the script chooses it in the form. */

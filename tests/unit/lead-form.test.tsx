@@ -1,14 +1,16 @@
 /**
  * The sales form's one statement of its fields: the HTML constraints read from the zod schema the
  * server checks, the server's verdict (values kept exactly as typed), the spam marks, and the one
- * renderer escaping whatever a visitor typed.
+ * renderer (the page's React components) escaping whatever a visitor typed.
  */
-import { describe, expect, it } from 'vitest'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it, vi } from 'vitest'
+import { renderContactAnswer } from '../../app/_components/contact-answer.tsx'
+import { LeadFormBlock } from '../../app/_components/lead-form.tsx'
 import { buildRecordOf, describeBuildMismatch } from '../../lib/build-record.ts'
 import { checkLeadForm, fieldControls, readLeadForm, spamReasonOf } from '../../lib/leads/form-fields.ts'
-import { EMPTY_FORM, renderLeadFormSlot } from '../../lib/leads/form-html.ts'
+import { EMPTY_FORM, type LeadFormState } from '../../lib/leads/form-view.ts'
 import { buildLeadForm } from '../../lib/leads/form.ts'
-import { leadFormPage, splitAtLeadSlot } from '../../lib/leads/form-page.ts'
 import { loadContent } from '../../lib/content/parse.ts'
 import { parseConfig } from '../../lib/env.ts'
 import { buildSite } from '../../lib/site-model.ts'
@@ -101,8 +103,10 @@ describe('the sales form fields', () => {
 })
 
 describe('the sales form renderer', () => {
+  const render = (state: LeadFormState) => renderToStaticMarkup(<LeadFormBlock form={form.view} state={state} />)
+
   it('escapes what a visitor typed in values, text areas and messages', () => {
-    const html = renderLeadFormSlot(form.view, {
+    const html = render({
       kind: 'form',
       values: { ...GOOD, name: '"><script>alert(1)</script>', goal: '</textarea><img src=x onerror=alert(1)>' },
       errors: { email: 'Wrong <email>' },
@@ -115,23 +119,29 @@ describe('the sales form renderer', () => {
   })
 
   it('carries the time already spent and the agent mark into the form it shows again; the empty form carries none', () => {
-    const again = renderLeadFormSlot(form.view, { kind: 'form', values: GOOD, filling: { fillMs: 41_250, filledBy: 'webmcp' } })
-    expect(again).toContain('<input type="hidden" name="fillMs" value="41250"><input type="hidden" name="filledBy" value="webmcp">')
-    expect(renderLeadFormSlot(form.view, EMPTY_FORM)).toContain(
-      '<input type="hidden" name="fillMs" value=""><input type="hidden" name="filledBy" value="">',
+    const again = render({ kind: 'form', values: GOOD, filling: { fillMs: 41_250, filledBy: 'webmcp' } })
+    expect(again).toContain('<input type="hidden" name="fillMs" value="41250"/><input type="hidden" name="filledBy" value="webmcp"/>')
+    expect(render(EMPTY_FORM)).toContain('<input type="hidden" name="fillMs" value=""/><input type="hidden" name="filledBy" value=""/>')
+  })
+
+  it("shows a notice in the form's place, pointing to the email address", () => {
+    expect(render({ kind: 'notice', title: 'T <i>', text: 'X & Y' })).toBe(
+      '<section class="card lead-notice" id="talk-to-sales" aria-labelledby="talk-to-sales-heading" role="alert"><h2 id="talk-to-sales-heading">T &lt;i&gt;</h2>' +
+        '<p>X &amp; Y</p><p><a class="button" href="mailto:hello@cadence.example">hello@cadence.example</a></p></section>',
     )
   })
 
-  it("puts the filled-in block in the empty block's place in the page, under a CSP whose form-action is 'self'", () => {
-    const page = `<html><body><main>${renderLeadFormSlot(form.view, EMPTY_FORM)}<p>after</p></main></body></html>`
-    const template = splitAtLeadSlot(page)
-    expect(template).toEqual({ before: '<html><body><main>', after: '<p>after</p></main></body></html>' })
-    const answer = leadFormPage(form.view, { kind: 'notice', title: 'T', text: 'X' }, 'https://agents.example.com', template ?? undefined)
-    expect(answer.html).toContain('<section class="card lead-notice" id="talk-to-sales" aria-labelledby="talk-to-sales-heading" role="alert">')
-    expect(answer.headers).toContainEqual([
-      'Content-Security-Policy',
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; upgrade-insecure-requests",
-    ])
+  it('answers with the whole contact page, rendered by its components, the form filled in: one document, its title, noindex', async () => {
+    // The deployment's own settings, as a server has them (Vite sets BASE_URL=/ for the test run).
+    vi.stubEnv('BASE_URL', 'https://agents.example.com')
+    const html = await renderContactAnswer({ kind: 'form', values: GOOD, errors: { email: 'Please check it.' } })
+    expect(html.startsWith('<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"/>')).toBe(true)
+    expect(html).toContain('<title>Contact · Cadence</title>')
+    expect(html).toContain('<meta name="robots" content="noindex"/>')
+    expect(html).toContain('<h1>Contact</h1>')
+    expect(html).toContain('<span class="lead-error" id="lead-email-error">Please check it.</span>')
+    expect(html).toContain('<section class="card" id="contact-email" aria-labelledby="contact-email-heading">')
+    expect(html.match(/<form /g)).toHaveLength(1)
   })
 })
 
