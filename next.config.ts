@@ -36,7 +36,6 @@ const nextConfig: NextConfig = {
   // (zod three times, the Upstash client twice in the agent API's function).
   serverExternalPackages: ['zod', '@upstash/redis', '@upstash/ratelimit', 'flags', '@modelcontextprotocol/server', 'ajv', 'marked', 'yaml'],
   // The functions (agent API, MCP) load the content the build checked, not content/ (lib/content/load.ts).
-  // The contact form's route also reads the prerendered contact page: traced after the build (lib/pages/prerendered-pages.ts).
   outputFileTracingIncludes: { '/**': [`./${CONTENT_SNAPSHOT_FILE}`] },
   compiler: {
     // The build record hashes the content the build was made from, read from content/ (not from the

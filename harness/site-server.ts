@@ -4,7 +4,8 @@
  * the given run-time environment, and stops it. Tests drive it over real HTTP.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { parseConfig } from '../lib/env.ts'
@@ -59,11 +60,14 @@ export async function startSite(
   const build = options.build ?? 'test'
   const cwd = ensureSiteBuild(build)
   const port = options.port ?? (await freePort())
+  // A lead store of its own unless the test names one: leads a run leaves in the build's default
+  // store would be duplicates of the next run's (the same email and message within ten minutes).
+  const leadsDir = env.LEADS_DATABASE_PATH ? null : mkdtempSync(path.join(tmpdir(), 'site-leads-'))
   const args =
     options.server === 'next-start'
       ? [path.join(cwd, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)]
       : [...startScriptNodeFlags(), 'scripts/start.ts']
-  return await startSiteProcess(process.execPath, args, {
+  const site = await startSiteProcess(process.execPath, args, {
     cwd,
     env: {
       ...isolatedEnv(),
@@ -72,10 +76,19 @@ export async function startSite(
       HOST: '127.0.0.1',
       PORT: String(port),
       ...SITE_BUILDS[build],
+      ...(leadsDir ? { LEADS_DATABASE_PATH: path.join(leadsDir, 'leads.sqlite') } : {}),
       ...env,
     },
     port,
   })
+  if (!leadsDir) return site
+  return {
+    ...site,
+    stop: async () => {
+      await site.stop()
+      rmSync(leadsDir, { recursive: true, force: true })
+    },
+  }
 }
 
 /** Runs a command that serves the site on 127.0.0.1:`port` (e.g. `npm start` in a copy) until it says it is ready. */

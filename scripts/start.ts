@@ -41,16 +41,12 @@ if (!built) fail('No build found in .next: run npm run build first.')
 const mismatch = describeBuildMismatch(built, buildRecordOf(getSite()))
 if (mismatch) fail(mismatch)
 
-// The configuration the build resolved, handed to Next as its own standalone server.js hands it
-// (.next/required-server-files.json, through the variable that server sets): next.config.ts is not
-// compiled and run again (it reads content/) at every start. Nor does Next load every route at
-// start: it answers only what the router leaves to it (lib/server/router.ts).
-const { config: builtConfig } = JSON.parse(readFileSync(path.join(distDir, 'required-server-files.json'), 'utf8')) as { config: NextConfig }
-process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify({
-  ...builtConfig,
-  experimental: { ...builtConfig.experimental, preloadEntriesOnStart: false },
-})
-const app = next({ dev: false, hostname: config.host, port: config.port })
+// The configuration the build resolved (.next/required-server-files.json), handed to Next as a custom
+// server's `conf`: next.config.ts is not compiled and run again at every start. Nor does Next load
+// every route at start: it answers only what the router leaves to it (lib/server/router.ts).
+const { config: resolved } = JSON.parse(readFileSync(path.join(distDir, 'required-server-files.json'), 'utf8')) as { config: NextConfig }
+const conf = { ...resolved, experimental: { ...resolved.experimental, preloadEntriesOnStart: false } }
+const app = next({ dev: false, hostname: config.host, port: config.port, conf })
 await app.prepare()
 
 const siteWide = siteWideHeaders(config)

@@ -48,9 +48,11 @@ const getRestRoutes = perSite((site): RestRoutes => {
     for (const { args, body } of answers[operationId]) byPath.set(operationPath(operationId, args), { body: prepareJson(body), route })
     const parameters = pathParameterNames(path)
     if (parameters.length === 0) continue
-    // The template with its regex characters escaped, each `{name}` one segment.
-    const escaped = route.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-    const source = parameters.reduce((pattern, name) => pattern.replace(`{${name}}`, '([^/]+)'), escaped)
+    // The template's text escaped, each `{name}` one segment (their names, in order, are `parameters`).
+    const source = route
+      .split(/\{\w+\}/)
+      .map((text) => RegExp.escape(text))
+      .join('([^/]+)')
     templates.push({ operationId, pattern: new RegExp(`^${source}$`), parameters })
   }
   return { byPath, templates, problemTypeUrl: site.urls.problemType, baseUrl: site.config.baseUrl }

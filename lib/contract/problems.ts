@@ -64,7 +64,3 @@ export const PROBLEMS = {
 
 export type ProblemCode = keyof typeof PROBLEMS
 export const PROBLEM_CODES = Object.keys(PROBLEMS) as ProblemCode[]
-
-export function isProblemCode(value: string): value is ProblemCode {
-  return Object.hasOwn(PROBLEMS, value)
-}

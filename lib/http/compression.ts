@@ -44,12 +44,26 @@ function encode(bytes: Uint8Array): EncodedBodies {
 }
 
 /** br, then gzip, when the client accepts it with q > 0 (lib/http/negotiate.ts reads the q-values); identity otherwise. */
-export function chooseEncoding(acceptEncoding: string | null | undefined): 'br' | 'gzip' | null {
+function chooseEncoding(acceptEncoding: string | null | undefined): 'br' | 'gzip' | null {
   if (!acceptEncoding) return null
   const codings = parseAcceptEncoding(acceptEncoding)
   if (qualityOfCoding(codings, 'br') > 0) return 'br'
   if (qualityOfCoding(codings, 'gzip') > 0) return 'gzip'
   return null
+}
+
+/**
+ * What goes to a client with this Accept-Encoding: the body encoded when it is compressible and the
+ * client takes an encoding, else as it is. Reading `encoded` makes the encodings: only for a client
+ * that takes one.
+ */
+export function bodyForClient(
+  body: Pick<EncodableBody, 'bytes'> & Partial<Pick<EncodableBody, 'compressible' | 'encoded'>>,
+  acceptEncoding: string | null | undefined,
+): { bytes: Uint8Array; encoding: 'br' | 'gzip' | null } {
+  const encoding = body.compressible ? chooseEncoding(acceptEncoding) : null
+  const encoded = encoding && body.encoded
+  return encoding && encoded ? { bytes: encoded[encoding], encoding } : { bytes: body.bytes, encoding: null }
 }
 
 /** `Vary` with Accept-Encoding added (a compressed answer varies by it). */

@@ -9,7 +9,7 @@
 import { compressesAnswer, type AgentRequest } from './agent-request.ts'
 import { PROBLEMS, type ProblemCode } from '../contract/problems.ts'
 import type { ProblemDetails } from '../contract/schemas.ts'
-import { chooseEncoding, encodableBody, varyOnEncoding, type EncodableBody } from './compression.ts'
+import { bodyForClient, encodableBody, varyOnEncoding, type EncodableBody } from './compression.ts'
 import { API_HEADERS, CONTENT_TYPES } from './headers.ts'
 import { combineField, type HeaderList } from './header-list.ts'
 import type { HttpAnswer } from './http-answer.ts'
@@ -41,13 +41,9 @@ export function respond(
     if (contentType) headers.set('content-type', contentType)
     if (compressesAnswer(request) && body.compressible) {
       headers.set('vary', varyOnEncoding(headers.get('vary') ?? null))
-      const encoding = chooseEncoding(request.headers.get('accept-encoding'))
-      // Reading `encoded` makes the encodings: only for a client that takes one.
-      const encoded = encoding && body.encoded
-      if (encoding && encoded) {
-        bytes = encoded[encoding]
-        headers.set('content-encoding', encoding)
-      }
+      const sent = bodyForClient(body, request.headers.get('accept-encoding'))
+      bytes = sent.bytes
+      if (sent.encoding) headers.set('content-encoding', sent.encoding)
     }
     headers.set('content-length', String((bytes as Uint8Array).byteLength))
   }

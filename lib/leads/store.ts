@@ -65,6 +65,3 @@ export function openLeadStore(config: SiteConfig, options: { upstashTimeoutMs?: 
   )
   return new UpstashLeadArchive(client, { prefix: `${config.redisKeyPrefix}:leads`, destinations })
 }
-
-export type { LeadStore, NewLead, SavedLead } from './lead.ts'
-export type { LeadArchive, StoredLead, DeliveryState, Destination } from './lead-archive.ts'

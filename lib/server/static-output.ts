@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { chooseEncoding, encodableBody, varyOnEncoding, type EncodableBody } from '../http/compression.ts'
+import { bodyForClient, encodableBody, varyOnEncoding, type EncodableBody } from '../http/compression.ts'
 import { ifNoneMatchMatches } from '../http/conditional.ts'
 import { CONTENT_TYPES, READ_METHODS } from '../http/headers.ts'
 import type { HeaderList } from '../http/header-list.ts'
@@ -189,10 +189,7 @@ export function answerStatic(entry: StaticEntry, method: string, ifNoneMatch: st
   if (entry.etag && entry.status === 200 && ifNoneMatchMatches(ifNoneMatch, entry.etag)) {
     return { status: 304, headers: entry.headers.filter(([name]) => name.toLowerCase() !== 'content-type'), body: null }
   }
-  const encoding = entry.body.compressible ? chooseEncoding(acceptEncoding) : null
-  // Reading `encoded` makes the encodings: only for a client that takes one.
-  const encoded = encoding && entry.body.encoded
-  const body = encoding && encoded ? encoded[encoding] : entry.body.bytes
+  const { bytes: body, encoding } = bodyForClient(entry.body, acceptEncoding)
   const headers: HeaderList = [
     ...entry.headers,
     ...(encoding ? ([['Content-Encoding', encoding]] as const) : []),

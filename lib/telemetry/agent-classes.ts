@@ -45,11 +45,10 @@ export const KNOWN_AGENT_TOKENS: readonly string[] = [
 
 export const OTHER_AGENT_CLASS = 'other'
 
-const escapeRegExp = (token: string) => token.replace(/[.*+?^$()|[\]\\{}-]/g, '\\$&')
 // Longest first, so `ChatGPT-User` is not read as a shorter token it contains; a token ends at a
 // non-token character, so `ClaudeBot` does not match `ClaudeBotany`.
 const byLength = [...KNOWN_AGENT_TOKENS].sort((a, b) => b.length - a.length)
-const TOKEN_PATTERN = new RegExp(`(?:^|[^A-Za-z0-9_-])(${byLength.map(escapeRegExp).join('|')})(?![A-Za-z0-9_-])`, 'i')
+const TOKEN_PATTERN = new RegExp(`(?:^|[^A-Za-z0-9_-])(${byLength.map((token) => RegExp.escape(token)).join('|')})(?![A-Za-z0-9_-])`, 'i')
 const CANONICAL = new Map(KNOWN_AGENT_TOKENS.map((token) => [token.toLowerCase(), token]))
 
 /** Recent User-Agents and their agent (null: none): a crawler sends the same string all day. */

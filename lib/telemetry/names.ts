@@ -4,7 +4,6 @@
  */
 /** This site's name in telemetry: its service name (OTEL_SERVICE_NAME overrides it) and its instrumentation scope. */
 export const TELEMETRY_SERVICE_NAME = 'cadence-site'
-export const INSTRUMENTATION_SCOPE = TELEMETRY_SERVICE_NAME
 
 export const ATTR = {
   httpMethod: 'http.request.method',

@@ -30,7 +30,7 @@ import { getConfig, telemetryExportOf } from '../env.ts'
 import { processSingleton } from '../process-singleton.ts'
 import { writeAccessLogLine, type AccessLogLine } from './access-log.ts'
 import { classifyAgent } from './agent-classes.ts'
-import { ATTR, INSTRUMENTATION_SCOPE, METRIC } from './names.ts'
+import { ATTR, TELEMETRY_SERVICE_NAME, METRIC } from './names.ts'
 
 /** The MCP request as its handler read it, and how it was answered. */
 export interface McpCallRecord {
@@ -82,7 +82,7 @@ function getTelemetry(): Telemetry {
     const exported = telemetryExportOf()
     let instruments: Instruments | null = null
     if (exported?.metrics) {
-      const meter = metrics.getMeter(INSTRUMENTATION_SCOPE)
+      const meter = metrics.getMeter(TELEMETRY_SERVICE_NAME)
       const advice = { explicitBucketBoundaries: DURATION_BUCKETS_S }
       instruments = {
         requestDuration: meter.createHistogram(METRIC.requestDuration, { unit: 's', description: 'Duration of agent HTTP requests.', advice }),
@@ -131,7 +131,7 @@ function recordLeadDelivery(report: LeadDeliveryReport): void {
   }
   telemetry.metrics?.leadDeliveries.add(1, attributes)
   if (!telemetry.spans) return
-  const span = trace.getTracer(INSTRUMENTATION_SCOPE).startSpan(`lead delivery ${report.destination}`, {
+  const span = trace.getTracer(TELEMETRY_SERVICE_NAME).startSpan(`lead delivery ${report.destination}`, {
     kind: SpanKind.CLIENT,
     startTime: report.startedAt,
     attributes: { ...attributes, [ATTR.leadDeliveryOrigin]: report.origin },
@@ -154,7 +154,7 @@ function recordQuotaFailover(): void {
 /** The Upstash call as a client span, when spans are exported; else the call alone. */
 function withUpstashSpan<T>(operation: string, call: () => Promise<T>): Promise<T> {
   if (!getTelemetry().spans) return call()
-  const tracer = trace.getTracer(INSTRUMENTATION_SCOPE)
+  const tracer = trace.getTracer(TELEMETRY_SERVICE_NAME)
   const attributes: Attributes = { [ATTR.dbSystem]: 'redis', [ATTR.dbOperation]: operation, [ATTR.serverAddress]: 'upstash' }
   return tracer.startActiveSpan(`${operation} upstash`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
     try {
@@ -200,7 +200,7 @@ export function observeAgentRoute<Answer extends { status: number }>(
     let span: Span | undefined
     let spanContext: Context | undefined
     if (telemetry.spans) {
-      const tracer = trace.getTracer(INSTRUMENTATION_SCOPE)
+      const tracer = trace.getTracer(TELEMETRY_SERVICE_NAME)
       const active = context.active()
       // Under Next (and on Vercel) Next's own server span is active: ours is its child. Under npm start
       // ours is the server span, continuing the caller's traceparent header.
@@ -309,7 +309,7 @@ function mcpAttributes(mcp: McpCallRecord, agentClass: string): Attributes {
  * trace), linked to the HTTP span; otherwise the HTTP span.
  */
 function mcpSpan(mcp: McpCallRecord, agentClass: string, endedAt: number, httpContext: Context): void {
-  const tracer = trace.getTracer(INSTRUMENTATION_SCOPE)
+  const tracer = trace.getTracer(TELEMETRY_SERVICE_NAME)
   const attributes = mcpAttributes(mcp, agentClass)
   if (mcp.requestId !== null) attributes[ATTR.jsonrpcId] = mcp.requestId
   if (mcp.resourceUri !== null) attributes[ATTR.resourceUri] = mcp.resourceUri

@@ -243,9 +243,13 @@ describe("the agent API's function, run by Vercel's launcher", () => {
   })
 })
 
-describe("what a new instance of the agent API's function loads for its first request", () => {
+describe('what a new instance of a function loads for its first request', () => {
   /** The URL of every module the instance resolved (Node's module hooks see import and require alike) by its first answer. */
-  async function modulesLoadedFor(readyPath: string, ready: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  async function modulesLoadedFor(
+    readyPath: string,
+    ready: { method?: string; headers?: Record<string, string>; body?: string } = {},
+    { route = '/api/agent/v1/[[...path]]', status = 200 }: { route?: string; status?: number } = {},
+  ) {
     const dir = mkdtempSync(path.join(tmpdir(), 'module-log-'))
     const log = path.join(dir, 'modules.log')
     const hook = path.join(dir, 'hook.mjs')
@@ -255,10 +259,10 @@ describe("what a new instance of the agent API's function loads for its first re
         `registerHooks({ resolve(specifier, context, next) { const resolved = next(specifier, context); appendFileSync(${JSON.stringify(log)}, resolved.url + '\\n'); return resolved } })\n`,
     )
     try {
-      const functionDir = output.functions().get('/api/agent/v1/[[...path]]') as string
+      const functionDir = output.functions().get(route) as string
       const run = await runVercelFunction(functionDir, projectDir, { ...SITE_BUILDS.vercel, NODE_OPTIONS: `--import=${hook}` }, readyPath, ready)
       await run.stop()
-      expect(run.firstStatus).toBe(200)
+      expect(run.firstStatus).toBe(status)
       return readFileSync(log, 'utf8').split('\n')
     } finally {
       rmSync(dir, { recursive: true, force: true })
@@ -290,6 +294,24 @@ describe("what a new instance of the agent API's function loads for its first re
     })
     expect(loaded.some((url) => url.includes('/node_modules/@modelcontextprotocol/server/'))).toBe(true)
     expect(loaded.some((url) => url.includes('/node_modules/zod/'))).toBe(true)
+  }, 60_000)
+
+  const UPSTASH_LIBRARIES = /\/node_modules\/@upstash\//
+
+  it('answers a contact form post without loading the Upstash client or its rate-limit library, Upstash not being configured', async () => {
+    const loaded = await modulesLoadedFor(
+      '/contact/send',
+      { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }, body: 'name=Ada' },
+      { route: '/contact/send', status: 503 },
+    )
+    expect(loaded.some((url) => url.includes('/node_modules/next/'))).toBe(true)
+    expect(loaded.filter((url) => UPSTASH_LIBRARIES.test(url))).toEqual([])
+  }, 60_000)
+
+  it('answers the delivery cron route without loading the Upstash client, Upstash not being configured', async () => {
+    const loaded = await modulesLoadedFor('/api/cron/deliver-leads', {}, { route: '/api/cron/deliver-leads', status: 401 })
+    expect(loaded.some((url) => url.includes('/node_modules/next/'))).toBe(true)
+    expect(loaded.filter((url) => UPSTASH_LIBRARIES.test(url))).toEqual([])
   }, 60_000)
 })
 

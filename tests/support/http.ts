@@ -9,12 +9,6 @@ export async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-/** Response headers as a plain object with lower-case names, minus transport noise. */
-export function headerObject(response: Response): Record<string, string> {
-  const noise = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding'])
-  return Object.fromEntries([...response.headers].filter(([name]) => !noise.has(name)))
-}
-
 /** The Markdown body of a content file with its placeholders filled, read straight from disk. */
 /**
  * The contract's figures as the contract and decisions.md state them, written out here rather than read

@@ -4,7 +4,7 @@
  * brackets how many refills a request can have seen from the times it was sent and answered.
  */
 import { expect } from 'vitest'
-import type { LoopbackClient, SimpleResponse } from './http-client.ts'
+import type { SimpleResponse } from './http-client.ts'
 
 export const POLICY = '"public-agent-rest";q=120;w=60;burst=30'
 export const REFILL_MS = 500
@@ -138,5 +138,3 @@ export function freshLoopbackAddress(): string {
   nextHost++
   return `127.0.${Math.floor(nextHost / 250)}.${(nextHost % 250) + 2}`
 }
-
-export type { LoopbackClient }
