@@ -44,7 +44,7 @@ function encode(bytes: Uint8Array): EncodedBodies {
 }
 
 /** br, then gzip, when the client accepts it with q > 0 (lib/http/negotiate.ts reads the q-values); identity otherwise. */
-function chooseEncoding(acceptEncoding: string | null | undefined): 'br' | 'gzip' | null {
+export function chooseEncoding(acceptEncoding: string | null | undefined): 'br' | 'gzip' | null {
   if (!acceptEncoding) return null
   const codings = parseAcceptEncoding(acceptEncoding)
   if (qualityOfCoding(codings, 'br') > 0) return 'br'
