@@ -82,6 +82,33 @@ describe('createMcpHandler does not give the contract’s answer', () => {
     expect(jsonOnly.status).toBe(406)
   })
 
+  it('to a 2025-era batch of one request: a bare object, not an array of one', async () => {
+    const answer = await post({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, [
+      { jsonrpc: '2.0', id: 7, method: 'ping' },
+    ])
+    expect(answer.text).toContain('data: {"result":{},"jsonrpc":"2.0","id":7}')
+  })
+
+  it('to a body not declared as JSON: 415 with -32000 and no data, where the contract sends -31415', async () => {
+    const answer = await post({ 'content-type': 'text/plain' }, { jsonrpc: '2.0', id: 1, method: 'ping' })
+    expect(answer.status).toBe(415)
+    expect(answer.json().error).toEqual({ code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' })
+  })
+
+  it('to subscriptions/listen: a stream, where the contract answers -32601', async () => {
+    const request = modernRequest('subscriptions/listen', { notifications: {} })
+    const response = await entry.fetch(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: request.headers,
+        body: JSON.stringify(request.body),
+        signal: AbortSignal.timeout(5_000),
+      }),
+    )
+    expect(response.headers.get('content-type')).toBe('text/event-stream')
+    await response.body?.cancel()
+  })
+
   it('to GET: 405 with -32000, without the contract’s -31405, Allow and mcp_method_not_allowed', async () => {
     const answer = await post({}, undefined, 'GET')
     expect(answer.status).toBe(405)
