@@ -5,7 +5,8 @@
  * bare server. Loopback only; every run is bounded by BENCH_DURATION seconds.
  *
  * Then the cold-start case (scripts/bench/cold-start.ts): the agent API's function and `npm start`
- * against a bare Next app, process start to first answer, pass/fail against the goals.
+ * against a bare Next app and the MCP SDK's own minimal route, process start to first answer,
+ * pass/fail against the goals.
  *
  *   BENCH_RUNS (3), BENCH_DURATION (8 s), BENCH_CONNECTIONS (50), BENCH_CASES (comma-separated names,
  *   `cold-start` among them), BENCH_COLD_RUNS (5 cold starts of each kind),

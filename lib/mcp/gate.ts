@@ -13,6 +13,7 @@ import { MCP_LEGACY_PROTOCOL_VERSIONS, MCP_MAX_BATCH_MESSAGES, MCP_PROTOCOL_VERS
 import * as answers from '../contract/mcp-errors.ts'
 import { isPlainObject, type JsonObject, type JsonRpcId } from '../contract/mcp-errors.ts'
 import type { McpCatalog } from './catalog.ts'
+import { errorMessage } from './protocol.ts'
 
 /** The raw values of the headers that mirror the body, as the SDK's classifier takes them. */
 export type MirroredHeaders = Pick<InboundHttpRequest, 'protocolVersionHeader' | 'mcpMethodHeader' | 'mcpNameHeader'>
@@ -176,7 +177,7 @@ const legacy = (message: JsonObject, headers: MirroredHeaders): answers.McpError
 /** The contract's answer to a parsed body, or where the SDK serves it. */
 export function dispatchMcpRequest(body: unknown, headers: MirroredHeaders): answers.McpErrorAnswer | McpDispatch {
   // A legacy handshake: decisions.md has initialize negotiate whatever version header or `_meta` comes with it.
-  if (isRequest(body) && body.method === 'initialize') return legacy(withoutEnvelope(body), headers)
+  if (isPlainObject(body) && body.method === 'initialize' && isRequest(body)) return legacy(withoutEnvelope(body), headers)
   const problem = contractProblem(body, headers)
   if (problem) return problem
   const claimed = envelopeOf(body)?.[VERSION_KEY]
@@ -200,7 +201,7 @@ export function dispatchMcpRequest(body: unknown, headers: MirroredHeaders): ans
   const decided = new Map<number, JSONRPCMessage>()
   for (const [index, element] of message.entries()) {
     const refused = unservedMethod(element, SERVED_LEGACY)
-    if (refused) decided.set(index, { jsonrpc: sdk.JSONRPC_VERSION, id: refused.id as JsonRpcId, error: refused.error } as JSONRPCMessage)
+    if (refused) decided.set(index, errorMessage(refused))
   }
   return { leg: 'legacy', messages: message as JSONRPCMessage[], batch: true, decided }
 }

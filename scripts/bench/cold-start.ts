@@ -3,8 +3,8 @@
  * first answer, against two anchors built from the same Next version with the same `vercel build` and
  * run by the same launcher (Vercel's `___next_launcher.cjs`, harness/vercel-output.ts): a bare Next app
  * (one route handler answering `Response.json({status:'ok'})` at the health path), and the MCP SDK's
- * own minimal Next route (`createMcpHandler` serving one tool at /mcp), the least a `tools/call` on
- * this stack can cost. All are built offline under tests/.artifacts/cold-start: the site from a copy
+ * own minimal Next route (`createMcpHandler` serving one tool at /mcp), a tools/call served the SDK's
+ * own way. All are built offline under tests/.artifacts/cold-start: the site from a copy
  * of its sources, the anchors generated there, each with node_modules hard-linked from the project's
  * own install. The runs alternate bare, the SDK's route (first tools/call), agent API (GET health),
  * MCP (first tools/call), `npm start` (GET health), each a fresh process, and the medians are
