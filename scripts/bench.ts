@@ -6,8 +6,8 @@
  *
  * Then the lead-delivery case (scripts/bench/delivery.ts): two instances on one lead store delivering
  * to a receiver that answers at once, in deliveries per second; and the cold-start case
- * (scripts/bench/cold-start.ts): the agent API's function and `npm start` against a bare Next app,
- * process start to first answer, pass/fail against the goals.
+ * (scripts/bench/cold-start.ts): the agent API's function and `npm start` against a bare Next app and
+ * the MCP SDK's own minimal route, process start to first answer, pass/fail against the goals.
  *
  *   BENCH_RUNS (3), BENCH_DURATION (8 s), BENCH_CONNECTIONS (50), BENCH_CASES (comma-separated names,
  *   `lead-delivery` and `cold-start` among them), BENCH_DELIVERY_LEADS (2000 leads per store),

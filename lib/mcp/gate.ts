@@ -1,10 +1,11 @@
 /**
- * Everything the contract answers itself, decided before the SDK dispatches: the SDK's own classifier
+ * Everything the contract answers itself: decided before the SDK dispatches, the SDK's own classifier
  * (`classifyInboundRequest`: JSON-RPC shape, envelope, mirrored headers that disagree) mapped onto the
- * decisions table; what the contract adds (versions, batch limits, mirrored headers required on
- * 2026-07-28 and checked on 2025-era messages too); and what the SDK would answer in its own words at
- * dispatch (a method not served, params failing its schema, an unknown tool or resource). What
- * passes goes to the SDK (server.ts); each rule names the SDK behaviour it stands in for.
+ * decisions table, what the contract adds (versions, batch limits, mirrored headers required on
+ * 2026-07-28 and checked on 2025-era messages too) and the methods this server does not serve; after
+ * the SDK answered, its refusal of a served method (params failing its schema, an unknown tool or
+ * resource) in the contract's words. What passes goes to the SDK (server.ts); each rule names the SDK
+ * behaviour it stands in for.
  */
 import * as sdk from '@modelcontextprotocol/server'
 import type { InboundHttpRequest, JSONRPCMessage, StandardSchemaV1Sync } from '@modelcontextprotocol/server'
@@ -12,6 +13,7 @@ import { MCP_LEGACY_PROTOCOL_VERSIONS, MCP_MAX_BATCH_MESSAGES, MCP_PROTOCOL_VERS
 import * as answers from '../contract/mcp-errors.ts'
 import { isPlainObject, type JsonObject, type JsonRpcId } from '../contract/mcp-errors.ts'
 import type { McpCatalog } from './catalog.ts'
+import { errorMessage } from './protocol.ts'
 
 /** The raw values of the headers that mirror the body, as the SDK's classifier takes them. */
 export type MirroredHeaders = Pick<InboundHttpRequest, 'protocolVersionHeader' | 'mcpMethodHeader' | 'mcpNameHeader'>
@@ -132,19 +134,29 @@ const SERVED_BOTH: Readonly<Record<string, StandardSchemaV1Sync>> = {
 }
 const SERVED = { ...SERVED_BOTH, 'server/discover': sdk.specTypeSchemas.DiscoverRequest }
 const SERVED_LEGACY = { ...SERVED_BOTH, initialize: sdk.specTypeSchemas.InitializeRequest, ping: sdk.specTypeSchemas.PingRequest }
+const SCHEMAS: Readonly<Record<string, StandardSchemaV1Sync>> = { ...SERVED, ...SERVED_LEGACY }
 
 /**
- * What the SDK would answer at dispatch in its own words, in the contract's: a method not served (its
- * -32601 has no detail; subscriptions/listen it serves as a stream), params failing the SDK's schema
- * of the method (it answers -32603 with the raw issues), a tool or resource the catalog lacks.
- * Notifications are acknowledged whatever they say.
+ * A request for a method this server does not serve, in the contract's words: the SDK's -32601 has
+ * no detail, and subscriptions/listen it would serve as a stream. Notifications are acknowledged
+ * whatever they say.
  */
-function messageProblem(message: unknown, served: Readonly<Record<string, StandardSchemaV1Sync>>, catalog: McpCatalog): Problem {
-  if (!isRequest(message)) return undefined
+function unservedMethod(message: unknown, served: Readonly<Record<string, StandardSchemaV1Sync>>): Problem {
+  if (!isRequest(message) || Object.hasOwn(served, message.method)) return undefined
+  return answers.methodNotFound(answers.readableId(message), message.method, served === SERVED ? 404 : 200)
+}
+
+/**
+ * The SDK's refusal of a request for a served method, in the contract's words: the SDK checks the
+ * params against its schema of the method and looks up the tool or resource as it dispatches, and
+ * answers in its own words (-32602 with the raw issues, or a bare message). The same checks, made only
+ * once the SDK has refused, name what is wrong: invalid params naming each issue, the unknown tool
+ * with the tools, the unknown resource with `agent_resource_not_found` and the URIs. Undefined when
+ * none applies (the SDK's answer stands).
+ */
+export function refusalInContractWords(message: sdk.JSONRPCRequest, catalog: McpCatalog): Problem {
   const id = answers.readableId(message)
-  const schema = Object.hasOwn(served, message.method) ? served[message.method] : undefined
-  if (!schema) return answers.methodNotFound(id, message.method, served === SERVED ? 404 : 200)
-  const { issues } = schema['~standard'].validate(message)
+  const issues = Object.hasOwn(SCHEMAS, message.method) ? SCHEMAS[message.method]?.['~standard'].validate(message).issues : undefined
   if (issues) return answers.invalidParams(id, issues)
   const { name, uri } = (message.params ?? {}) as { name: string; uri: string }
   if (message.method === 'tools/call' && !catalog.tools.has(name)) return answers.unknownTool(id, name, [...catalog.tools.keys()])
@@ -157,15 +169,15 @@ export type McpDispatch =
   | { leg: 'modern'; message: sdk.JSONRPCRequest | sdk.JSONRPCNotification; classification: sdk.MessageClassification }
   | { leg: 'legacy'; messages: JSONRPCMessage[]; batch: boolean; decided: Map<number, JSONRPCMessage> }
 
-/** A single 2025-era message: its header and message problems, else the SDK's. */
-const legacy = (message: JsonObject, headers: MirroredHeaders, catalog: McpCatalog): answers.McpErrorAnswer | McpDispatch =>
+/** A single 2025-era message: its header problem, a method not served, else the SDK's. */
+const legacy = (message: JsonObject, headers: MirroredHeaders): answers.McpErrorAnswer | McpDispatch =>
   headerProblem(message, headers) ??
-  messageProblem(message, SERVED_LEGACY, catalog) ?? { leg: 'legacy', messages: [message as JSONRPCMessage], batch: false, decided: new Map() }
+  unservedMethod(message, SERVED_LEGACY) ?? { leg: 'legacy', messages: [message as JSONRPCMessage], batch: false, decided: new Map() }
 
 /** The contract's answer to a parsed body, or where the SDK serves it. */
-export function dispatchMcpRequest(body: unknown, headers: MirroredHeaders, catalog: McpCatalog): answers.McpErrorAnswer | McpDispatch {
+export function dispatchMcpRequest(body: unknown, headers: MirroredHeaders): answers.McpErrorAnswer | McpDispatch {
   // A legacy handshake: decisions.md has initialize negotiate whatever version header or `_meta` comes with it.
-  if (isRequest(body) && body.method === 'initialize') return legacy(withoutEnvelope(body), headers, catalog)
+  if (isPlainObject(body) && body.method === 'initialize' && isRequest(body)) return legacy(withoutEnvelope(body), headers)
   const problem = contractProblem(body, headers)
   if (problem) return problem
   const claimed = envelopeOf(body)?.[VERSION_KEY]
@@ -175,20 +187,21 @@ export function dispatchMcpRequest(body: unknown, headers: MirroredHeaders, cata
   if (outcome.kind === 'reject') return answers.fromLadderRejection(outcome, answers.readableId(message))
   if (outcome.kind === 'modern') {
     const modern: McpDispatch = { leg: 'modern', message: outcome.message, classification: outcome.classification }
-    if (!isRequest(message)) return modern
+    if (outcome.messageKind === 'notification') return modern
     // The SDK would refuse a `_meta` version it does not serve with a -32022 listing 2026-07-28 only.
-    const version = envelopeOf(message)?.[VERSION_KEY]
-    if (!isOneOf(MCP_SUPPORTED_PROTOCOL_VERSIONS, version)) return answers.unsupportedProtocolVersion(answers.readableId(message), String(version))
-    return headerProblem(message, headers, true) ?? messageProblem(message, SERVED, catalog) ?? modern
+    const version = envelopeOf(outcome.message)?.[VERSION_KEY]
+    if (!isOneOf(MCP_SUPPORTED_PROTOCOL_VERSIONS, version))
+      return answers.unsupportedProtocolVersion(answers.readableId(outcome.message), String(version))
+    return headerProblem(outcome.message, headers, true) ?? unservedMethod(outcome.message, SERVED) ?? modern
   }
   // The 2025 serving would accept a posted response (202), but this server sends no requests to answer.
   if (outcome.reason === 'response')
     return answers.invalidRequest(answers.readableId(message), 'A JSON-RPC response cannot be posted: the server sends no requests to answer.')
-  if (!Array.isArray(message)) return legacy(message as JsonObject, headers, catalog)
+  if (!Array.isArray(message)) return legacy(message as JsonObject, headers)
   const decided = new Map<number, JSONRPCMessage>()
   for (const [index, element] of message.entries()) {
-    const refused = messageProblem(element, SERVED_LEGACY, catalog)
-    if (refused) decided.set(index, { jsonrpc: sdk.JSONRPC_VERSION, id: refused.id as JsonRpcId, error: refused.error } as JSONRPCMessage)
+    const refused = unservedMethod(element, SERVED_LEGACY)
+    if (refused) decided.set(index, errorMessage(refused))
   }
   return { leg: 'legacy', messages: message as JSONRPCMessage[], batch: true, decided }
 }

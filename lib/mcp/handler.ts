@@ -13,7 +13,6 @@ import { MCP_HEADERS, MCP_MAX_BODY_BYTES } from '../contract/constants.ts'
 import * as answers from '../contract/mcp-errors.ts'
 import { isPlainObject } from '../contract/mcp-errors.ts'
 import { API_HEADERS, CONTENT_TYPES } from '../http/headers.ts'
-import type { HttpAnswer } from '../http/http-answer.ts'
 import { respond } from '../http/respond.ts'
 import { perSite } from '../site.ts'
 import { getMcpCatalog } from './catalog.ts'
@@ -25,7 +24,10 @@ import { createMcpEndpoint } from './server.ts'
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null)
 
-/** What a parsed body asks (a batch is `batch`), for telemetry; `error` is set where the answer is decided. */
+/**
+ * What a parsed body asks (a batch is `batch`): the MCP call as telemetry records it (its
+ * McpCallRecord, lib/telemetry/observe.ts), but for how it was answered, which the answer tells.
+ */
 function describeMcpCall(request: AgentRequest, body: unknown) {
   const message = isPlainObject(body) ? body : {}
   const params = isPlainObject(message.params) ? message.params : {}
@@ -44,24 +46,18 @@ function describeMcpCall(request: AgentRequest, body: unknown) {
     traceparent: text(meta[sdk.TRACEPARENT_META_KEY]),
     tracestate: text(meta[sdk.TRACESTATE_META_KEY]),
     startedAt: performance.timeOrigin + performance.now(),
-    error: null as string | null,
   }
 }
 
-/** The answer to one request to /mcp, and what was decided on the way (null: not reached). */
-export type McpOutcome = { answer: HttpAnswer; route: null; admission: Admission | null; mcp: ReturnType<typeof describeMcpCall> | null }
-type Decided = Omit<McpOutcome, 'answer'>
+/** What was decided on the way to the answer (null: not reached). */
+type Decided = { admission: Admission | null; call: ReturnType<typeof describeMcpCall> | null }
 
 const getRuntime = perSite((site) => {
   const catalog = getMcpCatalog()
   const serveBySdk = createMcpEndpoint(catalog)
   const serve = async (body: unknown, headers: MirroredHeaders): Promise<McpAnswer> => {
-    const dispatch = dispatchMcpRequest(body, headers, catalog)
-    if (!('leg' in dispatch)) return errorAnswer(dispatch)
-    // The SDK served a valid call: its outcome is the catalog tool's own answer to these arguments.
-    const call = sdk.isJSONRPCRequest(body) && body.method === 'tools/call' ? body.params : undefined
-    const toolError = call && catalog.tools.get(call.name as string)?.call(call.arguments).isError
-    return { ...(await serveBySdk(dispatch)), error: toolError ? 'tool_error' : null }
+    const dispatch = dispatchMcpRequest(body, headers)
+    return 'leg' in dispatch ? serveBySdk(dispatch) : errorAnswer(dispatch)
   }
   return { policy: buildOriginPolicy(site.config), serve: rememberAnswers(serve) }
 })
@@ -77,14 +73,15 @@ async function readBody(request: AgentRequest): Promise<{ json: unknown } | 'too
   }
 }
 
-/** Answers any request to /mcp. */
-export async function answerMcpRequest(request: AgentRequest): Promise<McpOutcome> {
-  const decided: Decided = { route: null, admission: null, mcp: null }
+/** Answers any request to /mcp, with the admission and the MCP call (and how it was answered) when it got that far. */
+export async function answerMcpRequest(request: AgentRequest) {
+  const decided: Decided = { admission: null, call: null }
   const answer = await decide(request, decided).catch(() => errorAnswer(answers.internalError()))
-  if (decided.mcp) decided.mcp.error = answer.error
   return {
-    ...decided,
     answer: respond(request, answer.status, answer.body && { bytes: answer.body }, CONTENT_TYPES.json, API_HEADERS, answer.headers),
+    route: null,
+    admission: decided.admission,
+    mcp: decided.call && { ...decided.call, error: answer.error },
   }
 }
 
@@ -94,7 +91,7 @@ async function decide(request: AgentRequest, decided: Decided): Promise<McpAnswe
   if (!verdict.ok) return errorAnswer(answers.forbiddenOrigin(verdict.detail))
   if (request.method !== 'POST') return errorAnswer(answers.methodNotAllowed(request.method))
   const body = await readBody(request)
-  if (typeof body === 'object') decided.mcp = describeMcpCall(request, body.json)
+  if (typeof body === 'object') decided.call = describeMcpCall(request, body.json)
   // Every POST spends the quota exactly once, before anything else is decided about it.
   const admission = await admitAgentRequest(request)
   decided.admission = admission

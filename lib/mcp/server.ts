@@ -2,15 +2,16 @@
  * The official MCP SDK serving the catalog through its public API: an `McpServer` per exchange with the
  * catalog's tools and resources registered on it, connected to the SDK's transport of one 2026-07-28
  * exchange or, for 2025-era messages, to a transport of one exchange that collects its answers.
- * Requests get here only when gate.ts found nothing the contract answers itself, so the SDK's answers
- * pass through unchanged.
+ * Requests get here only when gate.ts found nothing the contract answers itself before dispatch, so
+ * the SDK's answers go out as it wrote them; how each answered its call is read from it, and a refusal
+ * of a request is put in the contract's words (gate.ts).
  */
 import * as sdk from '@modelcontextprotocol/server'
 import type { JSONRPCMessage, JsonSchemaType, jsonSchemaValidator, ServerOptions, Transport } from '@modelcontextprotocol/server'
 import { MCP_CACHE_HINTS, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import type { McpCatalog } from './catalog.ts'
-import type { McpDispatch } from './gate.ts'
-import type { McpAnswer } from './protocol.ts'
+import { refusalInContractWords, type McpDispatch } from './gate.ts'
+import { errorAnswer, errorMessage, outcomeOf, type McpAnswer } from './protocol.ts'
 
 /**
  * Values are taken as given, input and output alike. Input: McpServer would answer invalid arguments
@@ -24,8 +25,10 @@ const AS_GIVEN: jsonSchemaValidator = { getValidator: () => (input) => ({ valid:
 const CAPABILITIES = { resources: {}, tools: {} }
 const CACHED = ['tools/list', 'resources/list', 'resources/templates/list', 'resources/read'].map((method) => [method, MCP_CACHE_HINTS.listsAndReads])
 
-/** Serves a dispatch of gate.ts; `error` is left to the caller. */
-export function createMcpEndpoint(catalog: McpCatalog): (dispatch: McpDispatch) => Promise<McpAnswer> {
+const decoder = new TextDecoder()
+
+/** The catalog's server as the SDK builds one: a factory of `McpServer`s, one per exchange. */
+export function mcpServerFactory(catalog: McpCatalog): () => sdk.McpServer {
   const options: ServerOptions = {
     capabilities: CAPABILITIES,
     instructions: catalog.instructions,
@@ -43,7 +46,7 @@ export function createMcpEndpoint(catalog: McpCatalog): (dispatch: McpDispatch) 
   // The SDK's server/discover lists only the 2026-07-28 revisions; the contract lists every version served.
   const discovered = { supportedVersions: [...MCP_SUPPORTED_PROTOCOL_VERSIONS], capabilities: CAPABILITIES, instructions: catalog.instructions }
 
-  const createMcpServer = () => {
+  return () => {
     const server = new sdk.McpServer(catalog.serverInfo, options)
     for (const { name, config, call } of tools) server.registerTool(name, config, (args) => call(args))
     for (const { uri, name, ...metadata } of catalog.resourceList.resources)
@@ -54,20 +57,32 @@ export function createMcpEndpoint(catalog: McpCatalog): (dispatch: McpDispatch) 
     server.server.setRequestHandler('server/discover', () => discovered)
     return server
   }
+}
+
+/** Serves a dispatch of gate.ts: the SDK's answer, with how it answered the call. */
+export function createMcpEndpoint(catalog: McpCatalog): (dispatch: McpDispatch) => Promise<McpAnswer> {
+  const createMcpServer = mcpServerFactory(catalog)
+  // The SDK's refusal of a request (its error answer) in the contract's words, where gate.ts has them.
+  const refusalOf = (answer: JSONRPCMessage, request: JSONRPCMessage | undefined) =>
+    'error' in answer && request !== undefined && sdk.isJSONRPCRequest(request) ? refusalInContractWords(request, catalog) : undefined
 
   return async (dispatch) => {
     const server = createMcpServer()
     if (dispatch.leg === 'legacy') {
       const { messages, batch, decided } = dispatch
-      const answers = [
-        ...decided.values(),
-        ...(await exchange(
-          server,
-          messages.filter((_, index) => !decided.has(index)),
-        )),
-      ]
+      const served = messages.filter((_, index) => !decided.has(index))
+      // Each answer names the request it answers (ids are unique within a batch: gate.ts).
+      const byId = new Map(served.map((message) => ['id' in message ? message.id : undefined, message]))
+      const answered = new Map<unknown, JSONRPCMessage>()
+      for (const answer of await exchange(server, served)) {
+        const id = 'id' in answer ? answer.id : undefined
+        const refusal = refusalOf(answer, byId.get(id))
+        answered.set(id, refusal ? errorMessage(refusal) : answer)
+      }
+      // One answer per request, in the order of the batch.
+      const answers = messages.flatMap((message, index) => decided.get(index) ?? ('id' in message ? (answered.get(message.id) ?? []) : []))
       const body = answers.length === 0 ? null : Buffer.from(JSON.stringify(batch ? answers : answers[0]))
-      return { status: body ? 200 : 202, body, headers: [], error: null }
+      return { status: body ? 200 : 202, body, headers: [], error: !batch && answers[0] ? outcomeOf(answers[0]) : null }
     }
     // The SDK's building blocks of one 2026-07-28 exchange, as `createMcpHandler` composes them: that
     // entry installs its own server/discover, which lists only the 2026-07-28 revisions. Never a stream.
@@ -75,7 +90,11 @@ export function createMcpEndpoint(catalog: McpCatalog): (dispatch: McpDispatch) 
     await server.connect(transport)
     const response = await transport.handleMessage(dispatch.message).finally(() => server.close().catch(() => {}))
     const bytes = new Uint8Array(await response.arrayBuffer())
-    return { status: response.status, body: bytes.length === 0 ? null : bytes, headers: [], error: null }
+    if (bytes.length === 0) return { status: response.status, body: null, headers: [], error: null }
+    // Read, never rewritten: how the SDK answered the call (a result, a tool error, a refusal) is in its answer.
+    const answer = JSON.parse(decoder.decode(bytes)) as JSONRPCMessage
+    const refusal = refusalOf(answer, dispatch.message)
+    return refusal ? errorAnswer(refusal) : { status: response.status, body: bytes, headers: [], error: outcomeOf(answer) }
   }
 }
 
@@ -86,14 +105,15 @@ export function createMcpEndpoint(catalog: McpCatalog): (dispatch: McpDispatch) 
  */
 async function exchange(server: sdk.McpServer, messages: readonly JSONRPCMessage[]): Promise<JSONRPCMessage[]> {
   const answers: JSONRPCMessage[] = []
-  const expected = messages.filter(sdk.isJSONRPCRequest).length
+  // The messages are JSON-RPC as the SDK's classifier found them: each request is answered once.
+  const expected = messages.filter((message) => 'method' in message && 'id' in message).length
   let answered = () => {}
   const done = new Promise<void>((resolve) => (answered = resolve))
   const transport: Transport = {
     start: async () => {},
     close: async () => transport.onclose?.(),
     send: async (message) => {
-      if (sdk.isJSONRPCResultResponse(message) || sdk.isJSONRPCErrorResponse(message)) answers.push(message)
+      if ('result' in message || 'error' in message) answers.push(message)
       if (answers.length === expected) answered()
     },
   }

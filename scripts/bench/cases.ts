@@ -35,7 +35,7 @@ const LEAD_FORM_BODY = new URLSearchParams({
   .replaceAll('%7B%7Bn%7D%7D', '{{n}}')
 
 /** The benchmarked site runs with the default SERVICE_NAME. */
-const READ_TOOL = mcpToolName(DEFAULT_SERVICE_NAME, 'getPublicResource')
+export const READ_TOOL = mcpToolName(DEFAULT_SERVICE_NAME, 'getPublicResource')
 const RESOURCE = operationPath('getPublicResource', { [RESOURCE_ID_PARAMETER]: 'product-overview' })
 const readResource = (id: string | number, meta: object) =>
   JSON.stringify({
