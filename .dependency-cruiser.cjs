@@ -8,7 +8,8 @@
  *   content       lib/content/: the team's Markdown, validated
  *   site          lib/site.ts, lib/site-model.ts, lib/build-record.ts: the deployment (settings + content + URLs)
  *   features      lib/agent, lib/mcp, lib/discovery, lib/pages, lib/webmcp, lib/quota, lib/redis,
- *                 lib/rollout, lib/telemetry, lib/leads (the contact form's leads: form, store, delivery)
+ *                 lib/rollout, lib/telemetry, lib/leads (the contact form's leads: form, store, delivery),
+ *                 lib/agent-signature (Web Bot Auth: whether a request's signature shows a trusted signer)
  *   composition   lib/admission.ts, lib/agent-routes.ts, lib/lead-routes.ts, lib/server/: what answers a request
  *
  * Within the features, domain code never imports telemetry: decisions reach it as returned values,
@@ -18,7 +19,7 @@ const CONTRACT = '^lib/contract/'
 const FOUNDATION = '^lib/(http/|net/|routes/|env\\.ts|env-files\\.ts|process-singleton\\.ts|client-address\\.ts|on-demand\\.ts)'
 const CONTENT = '^lib/content/'
 const SITE = '^lib/(site|site-model|build-record)\\.ts'
-const FEATURES = '^lib/(agent/|mcp/|discovery/|pages/|webmcp/|quota/|redis/|rollout/|telemetry/|leads/|admission\\.ts)'
+const FEATURES = '^lib/(agent/|agent-signature/|mcp/|discovery/|pages/|webmcp/|quota/|redis/|rollout/|telemetry/|leads/|admission\\.ts)'
 const COMPOSITION = '^lib/(agent-routes\\.ts|lead-routes\\.ts|server/)'
 
 const only = (name, from, allowed) => ({
@@ -41,7 +42,7 @@ module.exports = {
       name: 'domain-without-telemetry',
       severity: 'error',
       comment: 'Domain modules hand decisions to telemetry as values; they never import it.',
-      from: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout|leads)/' },
+      from: { path: '^lib/(agent|agent-signature|mcp|discovery|pages|webmcp|quota|redis|rollout|leads)/' },
       to: { path: '^lib/telemetry/' },
     },
     {
@@ -49,7 +50,7 @@ module.exports = {
       severity: 'error',
       comment: 'Telemetry records values; it imports no feature.',
       from: { path: '^lib/telemetry/' },
-      to: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout|leads)/' },
+      to: { path: '^lib/(agent|agent-signature|mcp|discovery|pages|webmcp|quota|redis|rollout|leads)/' },
     },
     {
       name: 'webmcp-runs-in-the-page',
