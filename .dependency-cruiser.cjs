@@ -10,7 +10,7 @@
  *   features      lib/agent, lib/mcp, lib/discovery, lib/pages, lib/webmcp, lib/quota, lib/redis,
  *                 lib/rollout, lib/telemetry, lib/leads (the contact form's leads: form, store, delivery),
  *                 lib/agent-signature (Web Bot Auth: whether a request's signature shows a trusted signer)
- *   composition   lib/admission.ts, lib/agent-routes.ts, lib/lead-routes.ts, lib/server/: what answers a request
+ *   composition   lib/admission.ts, lib/agent-routes.ts, lib/lead-routes.ts, lib/signed-agents.ts, lib/server/: what answers a request
  *
  * Within the features, domain code never imports telemetry: decisions reach it as returned values,
  * and lib/webmcp (the page script's tool behaviour) imports nothing: lib/pages builds on it.
@@ -20,7 +20,7 @@ const FOUNDATION = '^lib/(http/|net/|routes/|env\\.ts|env-files\\.ts|process-sin
 const CONTENT = '^lib/content/'
 const SITE = '^lib/(site|site-model|build-record)\\.ts'
 const FEATURES = '^lib/(agent/|agent-signature/|mcp/|discovery/|pages/|webmcp/|quota/|redis/|rollout/|telemetry/|leads/|admission\\.ts)'
-const COMPOSITION = '^lib/(agent-routes\\.ts|lead-routes\\.ts|server/)'
+const COMPOSITION = '^lib/(agent-routes\\.ts|lead-routes\\.ts|signed-agents\\.ts|server/)'
 
 const only = (name, from, allowed) => ({
   name,

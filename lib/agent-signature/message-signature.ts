@@ -45,10 +45,10 @@ export function parseSignatureDictionary(value: string): Dictionary {
 
 /**
  * The signatures of a message: each `Signature-Input` member (an inner list of component names)
- * with the `Signature` member of the same label (a byte sequence). Members whose `tag` is not `tag`
- * are left out; any malformed member, or one without its signature, refuses the set.
+ * with the `Signature` member of the same label (a byte sequence). Members whose `tag` is not `tag` (when
+ * one is given) are left out; any malformed member, or one without its signature, refuses the set.
  */
-export function readMessageSignatures(signatureInput: string, signature: string, tag: string): MessageSignature[] {
+export function readMessageSignatures(signatureInput: string, signature: string, tag: string | null): MessageSignature[] {
   const inputs = parseSignatureDictionary(signatureInput)
   const signatures = parseSignatureDictionary(signature)
   if (inputs.size === 0 || inputs.size > MAX_SIGNATURES) throw new MalformedSignature('no or too many signatures')

@@ -24,6 +24,8 @@ export const ATTR = {
   dbOperation: 'db.operation.name',
   serverAddress: 'server.address',
   agentClass: 'cadence.agent.class',
+  agentSignature: 'cadence.agent.signature',
+  agentSigner: 'cadence.agent.signer',
   admission: 'cadence.admission',
   quotaStore: 'cadence.quota.store',
   quotaRemaining: 'cadence.quota.remaining',
@@ -34,6 +36,7 @@ export const METRIC = {
   requestDuration: 'http.server.request.duration',
   mcpDuration: 'mcp.server.operation.duration',
   refusals: 'cadence.agent.refusals',
+  signedRequests: 'cadence.agent.signed_requests',
   failovers: 'cadence.quota.failovers',
   leadForm: 'cadence.lead_form.submissions',
 } as const
