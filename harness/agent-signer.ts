@@ -42,7 +42,7 @@ export interface SignOptions {
   nonce?: string | null
   tag?: string
   /** The components covered, in order (default `@authority` and the Signature-Agent member). */
-  components?: string[]
+  components?: readonly string[]
   /** Whether `@method` and `@path` are covered too, with `method` and `path`. */
   method?: string
   path?: string

@@ -23,6 +23,8 @@ import { DatabaseSync } from 'node:sqlite'
 import { exitOnConfigError, loadEnvFiles } from '../lib/env-files.ts'
 import { projectRoot } from '../harness/paths.ts'
 import { freePort, startSite, type RunningSite } from '../harness/site-server.ts'
+import { makeAgentKey, signRequest, startLoopbackDirectory, type LoopbackDirectory } from '../harness/agent-signer.ts'
+import { SITE_BUILDS } from '../harness/site-build.ts'
 import { benchCases, type BenchCase } from './bench/cases.ts'
 import { benchColdStart } from './bench/cold-start.ts'
 import { positiveNumber } from './knobs.ts'
@@ -189,13 +191,34 @@ async function main(): Promise<void> {
   if (!ONLY || ONLY.includes('cold-start')) await benchColdStart(COLD_RUNS)
 }
 
-async function benchLoad(cases: BenchCase[]): Promise<void> {
+/**
+ * The signed cases' headers: a key of a loopback directory the site trusts, signing for the site's own
+ * authority (the test build's base URL), valid for the whole bench (an hour).
+ */
+function signCases(cases: BenchCase[], directory: LoopbackDirectory): BenchCase[] {
+  const authority = new URL(SITE_BUILDS.test.BASE_URL).host
+  const key = directory.keys[0]
+  if (!key) throw new Error('the bench directory has no key')
+  return cases.map((benchCase) =>
+    benchCase.signed
+      ? {
+          ...benchCase,
+          headers: { ...benchCase.headers, host: authority, ...signRequest(key, { authority, agent: directory.origin, lifetime: 3600 }) },
+        }
+      : benchCase,
+  )
+}
+
+async function benchLoad(selected: BenchCase[]): Promise<void> {
   let upstash: UpstashStack | undefined
   const sites: Record<string, RunningSite> = {}
   const bare: { port: number; process: ChildProcess }[] = []
+  const directory = selected.some((c) => c.signed) ? await startLoopbackDirectory([makeAgentKey()]) : undefined
+  const cases = directory ? signCases(selected, directory) : selected
   try {
     // The contact form's leads go to an SQLite file of this run, not to the test build's own.
-    sites.memory = await startSite({ TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: leadsDatabase }, { server: SERVER })
+    const signatures: Record<string, string> = directory ? { AGENT_SIGNATURE_DIRECTORIES: directory.origin } : {}
+    sites.memory = await startSite({ TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: leadsDatabase, ...signatures }, { server: SERVER })
     if (cases.some((c) => c.store === 'upstash')) {
       const { startUpstashStack } = await import('./bench/upstash.ts')
       const stack = await startUpstashStack()
@@ -204,6 +227,8 @@ async function benchLoad(cases: BenchCase[]): Promise<void> {
     }
     const recordings = []
     for (const benchCase of cases) recordings.push(await recordAnswer(sites[benchCase.store] as RunningSite, benchCase))
+    // The signed case's first request started the directory fetch; the runs measure a key already held.
+    if (directory) await waitForDirectoryFetch(directory)
     const recordingsFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-')), 'answers.json')
     writeFileSync(recordingsFile, JSON.stringify(recordings))
     const bareServer = await startBare(recordingsFile)
@@ -228,9 +253,20 @@ async function benchLoad(cases: BenchCase[]): Promise<void> {
     for (const site of Object.values(sites)) await site.stop()
     for (const server of bare) server.process.kill('SIGTERM')
     await upstash?.stop()
+    await directory?.close()
     // The run's leads are test data, not kept.
     rmSync(path.dirname(leadsDatabase), { recursive: true, force: true })
   }
+}
+
+async function waitForDirectoryFetch(directory: LoopbackDirectory): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (directory.requests === 0) {
+    if (Date.now() > deadline) throw new Error('the site never fetched the bench key directory')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  // The answer is on its way to the site: give it the moment to validate and hold the keys.
+  await new Promise((resolve) => setTimeout(resolve, 500))
 }
 
 function printReport(cases: BenchCase[], results: Map<string, { site: Measurement[]; bare: Measurement[] }>): void {

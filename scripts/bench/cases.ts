@@ -19,6 +19,12 @@ export interface BenchCase {
   store: 'memory' | 'upstash'
   /** The status a right answer has, when it is not a 2xx (the form's 303 to the thank-you page). */
   status?: number
+  /**
+   * Sent with a Web Bot Auth signature (harness/agent-signer.ts) from a loopback key directory the site
+   * trusts and holds before the runs: one signature, replayed, so that every request is parsed and
+   * verified (Ed25519) like a fresh one; after the first the replay memory calls it invalid, at the same cost.
+   */
+  signed?: boolean
 }
 
 /** A contact-form submission as the page's form posts it; each one a lead of its own (unique email). */
@@ -49,6 +55,8 @@ export function benchCases(): BenchCase[] {
   const rest = (name: string, path: string, store: BenchCase['store'] = 'memory'): BenchCase => ({ name, method: 'GET', path, headers: {}, store })
   return [
     rest('rest-health', operationPath('getAgentHealth')),
+    // The same request signed: what verifying a signature whose key is held costs, beside rest-health.
+    { ...rest('rest-signed', operationPath('getAgentHealth')), signed: true },
     rest('rest-resource', RESOURCE),
     rest('rest-resource-upstash', RESOURCE, 'upstash'),
     {
