@@ -37,15 +37,15 @@ export const config = {
     { source: '/((?!api/|mcp$|_next/).*)', has: [{ type: 'header', key: 'accept', value: '.*[Tt][Ee][Xx][Tt]/[Mm][Aa][Rr][Kk][Dd][Oo][Ww][Nn].*' }] },
     { source: '/((?!api/|mcp$|_next/).*)', has: [{ type: 'header', key: 'access-control-request-method' }] },
     {
-      source: '/:path(.+\\.md|md/.+|problems/.+|\\.well-known/.+|[^/]+\\.(?:json|txt|xml)|mcp/server-card|mcp/server\\.json)',
+      source: '/:path(.+\\.md|problems/.+|\\.well-known/.+|[^/]+\\.(?:json|txt|xml)|mcp/server-card|mcp/server\\.json)',
       has: [{ type: 'header', key: 'signature-input' }],
     },
     {
-      source: '/:path(.+\\.md|md/.+|problems/.+|\\.well-known/.+|[^/]+\\.(?:json|txt|xml)|mcp/server-card|mcp/server\\.json)',
+      source: '/:path(.+\\.md|problems/.+|\\.well-known/.+|[^/]+\\.(?:json|txt|xml)|mcp/server-card|mcp/server\\.json)',
       has: [{ type: 'header', key: 'signature' }],
     },
     {
-      source: '/:path(.+\\.md|md/.+|problems/.+|\\.well-known/.+|[^/]+\\.(?:json|txt|xml)|mcp/server-card|mcp/server\\.json)',
+      source: '/:path(.+\\.md|problems/.+|\\.well-known/.+|[^/]+\\.(?:json|txt|xml)|mcp/server-card|mcp/server\\.json)',
       has: [{ type: 'header', key: 'signature-agent' }],
     },
   ],

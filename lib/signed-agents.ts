@@ -9,7 +9,8 @@
  * Verification never changes an answer, never makes one wait for a key directory, and never fails
  * one: anything unexpected is recorded as `invalid`.
  */
-import { getAgentSignatureVerifier, hasSignatureHeaders, siteAuthority, type AgentSignature } from './agent-signature/web-bot-auth.ts'
+import { hasSignatureHeaders } from './agent-signature/signature-headers.ts'
+import type { AgentSignature } from './agent-signature/web-bot-auth.ts'
 import { getConfig } from './env.ts'
 import type { AgentRequest } from './http/agent-request.ts'
 import { negotiatedTwin } from './pages/negotiation.ts'
@@ -36,9 +37,14 @@ function failed(error: unknown): SignatureRecord {
   return INVALID_RECORD
 }
 
-/** What the verifier needs of a request, from its method, target, `Host` and a header reader. */
-function inspect(method: string, target: string, header: (name: string) => string | null): SignatureRecord | Promise<SignatureRecord> {
+/** The verifier, loaded by the first signed request: unsigned traffic never loads it (lib/on-demand.ts). */
+let verification: Promise<typeof import('./agent-signature/web-bot-auth.ts')> | undefined
+
+/** What the verifier says of a request, from its method, target, `Host` and a header reader. */
+async function inspect(method: string, target: string, header: (name: string) => string | null): Promise<SignatureRecord> {
   try {
+    verification ??= import('./agent-signature/web-bot-auth.ts')
+    const { getAgentSignatureVerifier, siteAuthority } = await verification
     const config = getConfig()
     const checked = getAgentSignatureVerifier(config).check({
       method,
@@ -47,7 +53,7 @@ function inspect(method: string, target: string, header: (name: string) => strin
       authority: siteAuthority(header('host'), config),
       header,
     })
-    return checked instanceof Promise ? checked.then(toRecord, failed) : toRecord(checked)
+    return toRecord(checked instanceof Promise ? await checked : checked)
   } catch (error) {
     return failed(error)
   }

@@ -64,11 +64,6 @@ export interface SignedRequest {
   header(name: string): string | null
 }
 
-/** Whether a request carries any of the three headers: the one check an unsigned request pays. */
-export function hasSignatureHeaders(header: (name: string) => string | null | undefined): boolean {
-  return header('signature-input') != null || header('signature') != null || header('signature-agent') != null
-}
-
 export interface VerifierParts {
   directories: KeyDirectories
   replays: ReplayGuard

@@ -1,13 +1,14 @@
 /**
  * The prerendered answers that are for agents, stated once: the discovery documents, the problem
- * pages and the Markdown twins (at `<page>.md`, any other `.md` URL, and the twin route itself). A
+ * pages and the Markdown twins (at `<page>.md` and any other `.md` URL; the internal twin route
+ * `/md/<page>` is left out: Next runs the proxy again for the proxy's own rewrite to it). A
  * signed request for one of them is observed (its signature verified, one access-log line): npm start
  * asks `agentAnswerRoute` itself; under Next and Vercel, proxy.ts's matcher sends signed requests for
  * these paths to the proxy, which asks the same. A page asked for as Markdown is one too
  * (lib/pages/negotiation.ts decides that from `Accept`).
  */
 import { DOCUMENT_PATHS, PROBLEMS_PATH } from './document-paths.ts'
-import { SITE_PAGES, TWIN_ROUTE_BASE } from './site-pages.ts'
+import { SITE_PAGES } from './site-pages.ts'
 
 const DOCUMENTS = new Set<string>(Object.values(DOCUMENT_PATHS))
 const TWINS = new Set<string>(SITE_PAGES.map((page) => page.markdownPath))
@@ -19,8 +20,7 @@ const TWINS = new Set<string>(SITE_PAGES.map((page) => page.markdownPath))
  * agent API or MCP, so that a signed browser's page views never reach the proxy. A cheap superset:
  * `agentAnswerRoute` decides.
  */
-export const AGENT_ANSWER_PATHS_SOURCE =
-  '/:path(.+\\.md|md/.+|problems/.+|\\.well-known/.+|[^/]+\\.(?:json|txt|xml)|mcp/server-card|mcp/server\\.json)'
+export const AGENT_ANSWER_PATHS_SOURCE = '/:path(.+\\.md|problems/.+|\\.well-known/.+|[^/]+\\.(?:json|txt|xml)|mcp/server-card|mcp/server\\.json)'
 
 /**
  * The `http.route` of a prerendered agent answer at `pathname` (documents and twins by their own
@@ -29,7 +29,6 @@ export const AGENT_ANSWER_PATHS_SOURCE =
 export function agentAnswerRoute(pathname: string): string | null {
   if (DOCUMENTS.has(pathname) || TWINS.has(pathname)) return pathname
   if (pathname.startsWith(`${PROBLEMS_PATH}/`)) return `${PROBLEMS_PATH}/{code}`
-  if (pathname.startsWith(`${TWIN_ROUTE_BASE}/`)) return `${TWIN_ROUTE_BASE}/{page}`
   if (pathname.endsWith('.md')) return '/{path}.md'
   return null
 }

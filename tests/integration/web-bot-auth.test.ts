@@ -13,10 +13,13 @@ import {
   type LoopbackDirectory,
   type SignOptions,
 } from '../../harness/agent-signer.ts'
+import { startRedis, type RunningRedis } from '../../harness/redis.ts'
 import { ensureSiteBuild, SITE_BUILDS } from '../../harness/site-build.ts'
+import { startUpstashBridge, type UpstashBridge } from '../../harness/upstash-bridge.ts'
 import { startSite, type RunningSite } from '../../harness/site-server.ts'
 import { runVercelFunction, VercelOutput, type RunningFunction } from '../../harness/vercel-output.ts'
 import { loopbackClient, type LoopbackClient, type SimpleResponse } from '../support/http-client.ts'
+import { PROBLEM_CODES } from '../../lib/contract/problems.ts'
 import { modernRequest } from '../support/mcp-http.ts'
 import { freshLoopbackAddress } from '../support/quota-assertions.ts'
 
@@ -31,6 +34,9 @@ interface Target {
   lines: () => Line[]
   authority: string
 }
+
+/** Lines each target's log must have by now: a line can arrive after its answer (stdout is a pipe). */
+const expectedLines = new WeakMap<Target, number>()
 
 function accessLogLines(output: string): Line[] {
   return output
@@ -50,11 +56,12 @@ async function eventually<T>(read: () => T | undefined, what: string, timeoutMs 
   }
 }
 
-/** Sends one request and returns its answer with the one access-log line it left (or null when `none`). */
+/** Sends one request and returns its answer with the one access-log line it leaves. */
 async function exchange(target: Target, path: string, headers: Record<string, string>, init?: { method?: string; body?: string }) {
-  const before = target.lines().length
+  const index = expectedLines.get(target) ?? 0
+  expectedLines.set(target, index + 1)
   const response = await target.send(path, headers, init)
-  const line = await eventually(() => target.lines()[before], `the access-log line of ${path}`)
+  const line = await eventually(() => target.lines()[index], `the access-log line of ${path}`)
   return { response, line }
 }
 
@@ -117,7 +124,16 @@ const MALFORMED: Array<[string, (headers: Record<string, string>) => Record<stri
  * its keys not held yet). `staticStatus`: what the line of a prerendered answer says of its status
  * (npm start knows it; proxy.ts writes its line before the build's output answers).
  */
-function signatureCases(name: string, target: () => Target, staticAnswers: { status: number | null } | null) {
+function signatureCases(name: string, makeTarget: () => Target, staticAnswers: { status: number | null } | null) {
+  let made: Target | undefined
+  // Lines the server wrote before the cases (a launcher's first request) are not theirs.
+  const target = () => {
+    if (!made) {
+      made = makeTarget()
+      expectedLines.set(made, made.lines().length)
+    }
+    return made
+  }
   describe(name, () => {
     const browser = { 'user-agent': BROWSER_UA }
     const signed = (key: AgentKey, directory: LoopbackDirectory, options: Partial<SignOptions> = {}) => signedFor(target(), key, directory, options)
@@ -129,7 +145,7 @@ function signatureCases(name: string, target: () => Target, staticAnswers: { sta
     })
 
     it('the first request of a trusted signer gets the unsigned answer and is unverified; once its directory is held, verified, naming signer and agent class', async () => {
-      const unsigned = await target().send(HEALTH, browser)
+      const { response: unsigned } = await exchange(target(), HEALTH, browser)
       const first = await exchange(target(), HEALTH, { ...browser, ...signed(trustedKey, trusted) })
       expect([first.response.status, first.response.body]).toEqual([unsigned.status, unsigned.body])
       expect(first.line).toMatchObject({ agent_signature: 'unverified', agent_signer: null, agent_class: 'other' })
@@ -164,7 +180,7 @@ function signatureCases(name: string, target: () => Target, staticAnswers: { sta
       ['an expired signature', { created: Math.floor(Date.now() / 1000) - 7200, lifetime: 60 }],
       ['a signature made for another site', { authority: 'elsewhere.example' }],
     ] as const)('%s gets the unsigned answer and is invalid', async (_, variant) => {
-      const unsigned = await target().send(HEALTH, browser)
+      const { response: unsigned } = await exchange(target(), HEALTH, browser)
       let headers: Record<string, string>
       if (variant === 'replay') {
         headers = signed(trustedKey, trusted)
@@ -180,7 +196,7 @@ function signatureCases(name: string, target: () => Target, staticAnswers: { sta
     })
 
     it.each(MALFORMED)('%s gets the unsigned answer and is invalid', async (_, malformed) => {
-      const unsigned = await target().send(HEALTH, browser)
+      const { response: unsigned } = await exchange(target(), HEALTH, browser)
       const { response, line } = await exchange(target(), HEALTH, { ...browser, ...malformed(signed(trustedKey, trusted)) })
       expect([response.status, response.body]).toEqual([unsigned.status, unsigned.body])
       expect(line).toMatchObject({ agent_signature: 'invalid', agent_signer: null })
@@ -220,7 +236,7 @@ function signatureCases(name: string, target: () => Target, staticAnswers: { sta
       it.each([
         ['a Markdown twin', '/pricing.md', {}, '/pricing.md'],
         ['a discovery document', '/openapi.json', {}, '/openapi.json'],
-        ['a problem page', '/problems/agent_rate_limited', {}, '/problems/{code}'],
+        ['a problem page', `/problems/${PROBLEM_CODES[0]}`, {}, '/problems/{code}'],
         ['a page asked for as Markdown', '/pricing', { accept: 'text/markdown' }, '/pricing'],
       ])('%s asked for with a signature is logged with its verdict; unsigned it leaves no line', async (_, path, headers, route) => {
         const unsigned = await target().send(path, { ...browser, ...headers })
@@ -331,4 +347,66 @@ describe("the vercel build: the agent API's function, run by Vercel's launcher",
     }),
     null,
   )
+})
+
+describe('two instances sharing Upstash', () => {
+  let redis: RunningRedis
+  let bridge: UpstashBridge
+  let first: RunningSite
+  let second: RunningSite
+  let shared: LoopbackDirectory
+  let from: LoopbackClient
+
+  beforeAll(async () => {
+    redis = await startRedis()
+    bridge = await startUpstashBridge({ redisPort: redis.port })
+    shared = await startLoopbackDirectory()
+    const env = {
+      UPSTASH_REDIS_REST_URL: bridge.url,
+      UPSTASH_REDIS_REST_TOKEN: bridge.token,
+      REDIS_KEY_PREFIX: `web-bot-auth-test-${process.pid}`,
+      AGENT_SIGNATURE_DIRECTORIES: shared.origin,
+    }
+    ;[first, second] = await Promise.all([startSite(env), startSite(env)])
+    from = client()
+  }, 120_000)
+
+  afterAll(async () => {
+    await Promise.all([first?.stop(), second?.stop()])
+    await Promise.all([bridge?.stop(), redis?.dispose(), shared?.close()])
+  })
+
+  const authority = new URL(SITE_BUILDS.test.BASE_URL).host
+  const targets = new Map<() => RunningSite, Target>()
+  const target = (site: () => RunningSite) =>
+    targets.get(site) ??
+    (targets
+      .set(
+        site,
+        siteTarget(site, () => from, authority),
+      )
+      .get(site) as Target)
+  const firstSite = () => first
+  const secondSite = () => second
+
+  it("share the signer's keys: the second instance verifies without fetching the directory again", async () => {
+    const key = shared.keys[0] as AgentKey
+    await untilVerified(target(firstSite), () => signedFor(target(firstSite), key, shared))
+    expect(shared.requests).toBe(1)
+    // The second instance's first request finds no keys in memory: it reads them from Upstash, not from the directory.
+    const line = await untilVerified(target(secondSite), () => signedFor(target(secondSite), key, shared))
+    expect(line).toMatchObject({ agent_signer: shared.origin })
+    expect(shared.requests).toBe(1)
+  })
+
+  it('share the signatures seen: a signature verified by one instance is a replay at the other', async () => {
+    const headers = {
+      'user-agent': BROWSER_UA,
+      ...signedFor(target(firstSite), shared.keys[0] as AgentKey, shared),
+    }
+    expect((await exchange(target(firstSite), HEALTH, headers)).line).toMatchObject({ agent_signature: 'verified' })
+    const replayed = await exchange(target(secondSite), HEALTH, headers)
+    expect(replayed.response.status).toBe(200)
+    expect(replayed.line).toMatchObject({ agent_signature: 'invalid', agent_signer: null })
+  })
 })

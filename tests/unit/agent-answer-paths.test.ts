@@ -18,12 +18,13 @@ const filter = sourcePattern(AGENT_ANSWER_PATHS_SOURCE)
 const AGENT_ANSWERS = [
   ...Object.values(DOCUMENT_PATHS),
   ...SITE_PAGES.map((page) => page.markdownPath),
-  ...TWIN_KEYS.map(twinRoutePath),
   ...PROBLEM_CODES.map((code) => `/problems/${code}`),
   '/no-such-page.md',
 ]
 const NOT_AGENT_ANSWERS = [
   ...SITE_PAGES.map((page) => page.path),
+  // The twin route itself: the proxy's rewrite target, which Next sends through the proxy again.
+  ...TWIN_KEYS.map(twinRoutePath),
   '/contact/thanks',
   '/site.js',
   '/favicon.ico',
@@ -47,11 +48,10 @@ describe('prerendered answers for agents', () => {
     expect(filter.test(path)).toBe(false)
   })
 
-  it('names each by its own path, or by a template for problem pages, the twin route and unknown .md URLs', () => {
+  it('names each by its own path, or by a template for problem pages and unknown .md URLs', () => {
     expect(agentAnswerRoute('/openapi.json')).toBe('/openapi.json')
     expect(agentAnswerRoute('/pricing.md')).toBe('/pricing.md')
     expect(agentAnswerRoute('/problems/agent_rate_limited')).toBe('/problems/{code}')
-    expect(agentAnswerRoute('/md/pricing')).toBe('/md/{page}')
     expect(agentAnswerRoute('/a/b/c.md')).toBe('/{path}.md')
   })
 
