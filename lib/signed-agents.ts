@@ -37,14 +37,26 @@ function failed(error: unknown): SignatureRecord {
   return INVALID_RECORD
 }
 
-/** The verifier, loaded by the first signed request: unsigned traffic never loads it (lib/on-demand.ts). */
-let verification: Promise<typeof import('./agent-signature/web-bot-auth.ts')> | undefined
+type Verification = typeof import('./agent-signature/web-bot-auth.ts')
 
-/** What the verifier says of a request, from its method, target, `Host` and a header reader. */
-async function inspect(method: string, target: string, header: (name: string) => string | null): Promise<SignatureRecord> {
+/** The verifier, loaded by the first signed request: unsigned traffic never loads it (lib/on-demand.ts). */
+let verification: Verification | undefined
+let loading: Promise<Verification> | undefined
+
+/** What the verifier says of a request, from its method, target, `Host` and a header reader: at once once it is loaded. */
+function inspect(method: string, target: string, header: (name: string) => string | null): SignatureRecord | Promise<SignatureRecord> {
+  if (verification) return check(verification, method, target, header)
+  loading ??= import('./agent-signature/web-bot-auth.ts').then((loaded) => (verification = loaded))
+  return loading.then((loaded) => check(loaded, method, target, header), failed)
+}
+
+function check(
+  { getAgentSignatureVerifier, siteAuthority }: Verification,
+  method: string,
+  target: string,
+  header: (name: string) => string | null,
+): SignatureRecord | Promise<SignatureRecord> {
   try {
-    verification ??= import('./agent-signature/web-bot-auth.ts')
-    const { getAgentSignatureVerifier, siteAuthority } = await verification
     const config = getConfig()
     const checked = getAgentSignatureVerifier(config).check({
       method,
@@ -53,7 +65,7 @@ async function inspect(method: string, target: string, header: (name: string) =>
       authority: siteAuthority(header('host'), config),
       header,
     })
-    return toRecord(checked instanceof Promise ? await checked : checked)
+    return checked instanceof Promise ? checked.then(toRecord, failed) : toRecord(checked)
   } catch (error) {
     return failed(error)
   }

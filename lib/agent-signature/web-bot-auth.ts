@@ -215,12 +215,22 @@ function requestComponent(request: SignedRequest, name: string, params: Paramete
  */
 export function siteAuthority(host: string | null, config: Pick<SiteConfig, 'baseUrl' | 'onVercel'>): string | null {
   if (!host) return null
-  const base = new URL(config.baseUrl)
+  const base = baseAuthority(config.baseUrl)
   let authority = host.trim().toLowerCase()
-  const defaultPort = base.protocol === 'https:' ? ':443' : ':80'
-  if (authority.endsWith(defaultPort)) authority = authority.slice(0, -defaultPort.length)
+  if (authority.endsWith(base.defaultPort)) authority = authority.slice(0, -base.defaultPort.length)
   if (config.onVercel) return /^[a-z0-9.[\]:-]+$/.test(authority) ? authority : null
   return authority === base.host ? authority : null
+}
+
+let lastBase: { url: string; host: string; defaultPort: string } | undefined
+
+/** The base URL's authority and its scheme's default port, parsed once. */
+function baseAuthority(url: string): { host: string; defaultPort: string } {
+  if (lastBase?.url !== url) {
+    const parsed = new URL(url)
+    lastBase = { url, host: parsed.host, defaultPort: parsed.protocol === 'https:' ? ':443' : ':80' }
+  }
+  return lastBase
 }
 
 /** Upstash keys of the signature state: `<prefix>:agent-signature:directory:<origin>`, `…:seen:<hash>`. */
