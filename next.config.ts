@@ -5,13 +5,12 @@ import { CONTENT_SNAPSHOT_FILE } from './lib/content/site-content.ts'
 import { loadSettingsOrExit } from './lib/env-files.ts'
 import { CACHE_CONTROL } from './lib/http/headers.ts'
 import type { HeaderList } from './lib/http/header-list.ts'
-import { editorSecurityHeaders, PAGE_SECURITY_HEADERS, RESOURCE_SECURITY_HEADERS, siteWideHeaders } from './lib/http/security-headers.ts'
-import { EDITOR_PATH_SOURCES } from './lib/routes/editor-paths.ts'
+import { PAGE_SECURITY_HEADERS, RESOURCE_SECURITY_HEADERS, siteWideHeaders } from './lib/http/security-headers.ts'
+import { editorHeaderRules, editorPageExtensions } from './lib/editor/serving.ts'
 import { PAGE_PATHS_SOURCE } from './lib/routes/page-paths.ts'
 import { LEAD_THANKS_PATH } from './lib/leads/form-fields.ts'
 import { pageHeaders } from './lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/routes/site-pages.ts'
-import { contentReloadsOnEdit, editorMode } from './lib/env.ts'
 import { buildSiteUrls } from './lib/routes/site-urls.ts'
 import { buildSite } from './lib/site-model.ts'
 
@@ -22,16 +21,10 @@ import { buildSite } from './lib/site-model.ts'
 const config = loadSettingsOrExit()
 const urls = buildSiteUrls(config.baseUrl)
 
-/**
- * The visual editor's route files are named `*.admin.tsx`/`*.admin.ts` and built only where there is an
- * editor (`next dev`, or the GitHub settings set: lib/env.ts editorMode). Elsewhere (`npm start`, a
- * Vercel build without them) /keystatic and /api/keystatic do not exist: 404, and no admin code shipped.
- */
-const editor = editorMode(config)
-
 const nextConfig: NextConfig = {
   poweredByHeader: false,
-  pageExtensions: ['tsx', 'ts', ...(editor ? ['admin.tsx', 'admin.ts'] : [])],
+  // The visual editor's route files (`*.admin.tsx`, `*.admin.ts`) are built only where there is an editor.
+  pageExtensions: ['tsx', 'ts', ...editorPageExtensions(config)],
   // The site has two root layouts (its pages, the editor's): the 404 page is app/global-not-found.tsx.
   experimental: { globalNotFound: true },
   // The agent API answers its own trailing-slash paths (404 agent_endpoint_not_found); Next's redirect must not.
@@ -72,7 +65,7 @@ const nextConfig: NextConfig = {
     // page set here, its CSP after the build. First, so that the rules of the pages (same header
     // names) come after it and win. Next itself answers its 404 with `private, no-store` instead.
     const notFound = { source: PAGE_PATHS_SOURCE, headers: list([['Cache-Control', CACHE_CONTROL.notFound], ...PAGE_SECURITY_HEADERS]) }
-    const editorRules = editor ? EDITOR_PATH_SOURCES.map((source) => ({ source, headers: list(editorSecurityHeaders(contentReloadsOnEdit())) })) : []
+    const editorRules = editorHeaderRules(config).map(({ source, headers }) => ({ source, headers: list(headers) }))
     // The contact form's thank-you page: a page like the others, for the visitor alone (noindex, in no sitemap).
     const thanks = {
       source: LEAD_THANKS_PATH,

@@ -1,4 +1,5 @@
 import { NextResponse, type NextFetchEvent, type NextRequest } from 'next/server'
+import { isEditorPath, refusedEditorRequest } from '@/lib/editor/serving.ts'
 import { isCorsPreflight, STATIC_PREFLIGHT_ANSWER } from '@/lib/http/cors.ts'
 import { toResponse } from '@/lib/http/http-answer.ts'
 import { negotiatedTwin } from '@/lib/pages/negotiation.ts'
@@ -10,8 +11,14 @@ import { observeStaticAgentRequest } from '@/lib/signed-agents.ts'
  * request that prefers text/markdown to the page's Markdown twin (lib/pages/negotiation.ts), and
  * observe a signed request for an answer meant for agents (lib/signed-agents.ts: its Web Bot Auth
  * signature verified and its access-log line written once the answer has gone, never before it).
+ * And one on the visual editor's pages: the local editor refuses a request for another host or from
+ * another origin (lib/editor/request-guard.ts; a page cannot answer that itself, its API does).
  */
 export function proxy(request: NextRequest, event: NextFetchEvent) {
+  if (isEditorPath(request.nextUrl.pathname)) {
+    const refused = refusedEditorRequest(request.headers)
+    if (refused) return toResponse(refused)
+  }
   if (isCorsPreflight(request.method, request.headers)) return toResponse(STATIC_PREFLIGHT_ANSWER)
   const { pathname, search } = request.nextUrl
   const observed = observeStaticAgentRequest({
@@ -31,9 +38,11 @@ export function proxy(request: NextRequest, event: NextFetchEvent) {
 // the agent API (which answers its own preflights and reads its own signatures) never pay for it.
 // Next reads this statically, so it is written out: these are cheap filters, not the list of pages
 // (negotiatedTwin and lib/signed-agents.ts decide that); the first two only keep out the routes that
-// answer their own preflights.
+// answer their own preflights. The
+// editor's pages (lib/routes/editor-paths.ts) come here whatever they accept.
 export const config = {
   matcher: [
+    '/keystatic/:path*',
     { source: '/((?!api/|mcp$|_next/).*)', has: [{ type: 'header', key: 'accept', value: '.*[Tt][Ee][Xx][Tt]/[Mm][Aa][Rr][Kk][Dd][Oo][Ww][Nn].*' }] },
     { source: '/((?!api/|mcp$|_next/).*)', has: [{ type: 'header', key: 'access-control-request-method' }] },
     {

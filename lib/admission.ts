@@ -5,7 +5,7 @@
  * decided (outcome, the store that counted it, tokens left), which the handlers return for telemetry.
  */
 import type { AgentRequest } from './http/agent-request.ts'
-import { readClientAddress, type ForwardedAddressSource } from './client-address.ts'
+import { forwardedAddressSource, readClientAddress, type ForwardedAddressSource } from './client-address.ts'
 import { getConfig } from './env.ts'
 import type { HeaderList } from './http/header-list.ts'
 import { quotaBucketKey } from './net/ip-address.ts'
@@ -50,7 +50,7 @@ function getContext(): AdmissionContext {
   const retryAfterSeconds = config.disabledRetryAfterSeconds
   context = {
     quota: getQuota(),
-    addressSource: config.onVercel ? 'vercel' : 'unverified',
+    addressSource: forwardedAddressSource(config),
     disabled: Object.freeze({
       admitted: false,
       reason: 'public_agent_access_disabled',
@@ -64,19 +64,8 @@ function getContext(): AdmissionContext {
   return context
 }
 
-let warnedOfUnverifiedAddresses = false
-
-/** Once, at the first request whose address only headers tell, outside Vercel: those headers are the client's. */
-function warnOfUnverifiedAddresses(): void {
-  warnedOfUnverifiedAddresses = true
-  console.warn(
-    '[quota] not started through `npm start` (scripts/start.ts): client addresses come from request headers a client can forge, so quotas can be dodged',
-  )
-}
-
 export async function admitAgentRequest(request: AgentRequest): Promise<Admission> {
   const { quota, addressSource, disabled } = getContext()
-  if (addressSource === 'unverified' && !warnedOfUnverifiedAddresses && request instanceof Request) warnOfUnverifiedAddresses()
   if (!(await isPublicAgentAccessEnabled(request))) return disabled
   const key = quotaBucketKey(readClientAddress(request, addressSource))
   const pending = quota.consume(key)

@@ -6,6 +6,7 @@
  */
 import { isIPv4 } from 'node:net'
 import type { AgentRequest } from './http/agent-request.ts'
+import { processSingleton } from './process-singleton.ts'
 import { cidrContains, formatIpAddress, parseCidr, parseIpAddress, type CidrRange, type IpAddress, UNKNOWN_CLIENT } from './net/ip-address.ts'
 
 /** The header handlers read on Vercel: `X-Real-IP` (the platform sets it). */
@@ -59,6 +60,31 @@ export function createClientAddressResolver(trustProxy: readonly string[]): Clie
 
 /** Where a web request's address comes from: Vercel's headers, or headers anyone could have sent (`next start`). */
 export type ForwardedAddressSource = 'vercel' | 'unverified'
+
+/** Decided by the deployment: on Vercel the platform sets the headers; anywhere else a client may. */
+export function forwardedAddressSource(config: { onVercel: boolean }): ForwardedAddressSource {
+  return config.onVercel ? 'vercel' : 'unverified'
+}
+
+/** `npm start` says so before Next's own server registers: its addresses come from the socket. */
+export function markAddressesFromSocket(): void {
+  processSingleton('client-addresses-from-socket', () => true)
+}
+
+/**
+ * The start's warning of a server that reads client addresses from headers a client may write:
+ * plain `next start` outside Vercel (not `npm start`, not `next dev`), where the agent quota and the
+ * contact form's limit per client can both be dodged with a forged `X-Forwarded-For`.
+ */
+export function forgeableAddressWarning(config: { onVercel: boolean }, development: boolean): string | null {
+  if (forwardedAddressSource(config) === 'vercel' || development) return null
+  if (processSingleton('client-addresses-from-socket', () => false)) return null
+  return (
+    '[quota] [leads] Warning: not started through `npm start`: client addresses come from the X-Forwarded-For header, which a ' +
+    "client can write itself, so the agent quota and the contact form's limit per client trust it. Use npm start (it reads " +
+    'the socket, and TRUST_PROXY for a reverse proxy), or run behind a proxy that sets X-Forwarded-For.'
+  )
+}
 
 /**
  * The client address text of a request, as the deployment delivers it: the address `npm start` resolved

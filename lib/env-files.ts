@@ -21,9 +21,15 @@ export interface EnvFiles {
   sourceOf: (variable: string) => string | undefined
 }
 
-/** Loads the `.env` files of `dir` as `next start` does (production mode; `NODE_ENV=test`: Next's test files). */
-export function loadEnvFiles(dir: string = process.cwd()): EnvFiles {
-  const { loadedEnvFiles } = nextEnv.loadEnvConfig(dir, false, { info: () => {}, error: (...args: unknown[]) => console.error(...args) })
+/**
+ * Loads the `.env` files of `dir` as `next start` does (production mode; `NODE_ENV=test`: Next's test
+ * files), or as `next dev` does (`development`: the `.env.development*` files).
+ */
+export function loadEnvFiles(dir: string = process.cwd(), mode: 'production' | 'development' = 'production'): EnvFiles {
+  const { loadedEnvFiles } = nextEnv.loadEnvConfig(dir, mode === 'development', {
+    info: () => {},
+    error: (...args: unknown[]) => console.error(...args),
+  })
   const initial = nextEnv.initialEnv ?? {}
   return {
     files: loadedEnvFiles.map((file) => file.path),
@@ -54,8 +60,8 @@ export function exitOnConfigError(error: unknown, files?: EnvFiles): never {
  * and one line per wrong variable on stderr, e.g.
  * `Invalid setting PORT (from .env): expected a port number from 1 to 65535, got "abc"`.
  */
-export function loadSettingsOrExit(dir: string = process.cwd()): SiteConfig {
-  const files = loadEnvFiles(dir)
+export function loadSettingsOrExit(dir: string = process.cwd(), mode: 'production' | 'development' = 'production'): SiteConfig {
+  const files = loadEnvFiles(dir, mode)
   try {
     return getConfig()
   } catch (error) {

@@ -229,6 +229,7 @@ const SETTINGS = {
   LEADS_WEBHOOK_URL: postUrl('https://crm.example.com/hooks/leads'),
   LEADS_WEBHOOK_SECRET: webhookSecret,
   LEADS_SLACK_WEBHOOK_URL: postUrl('https://hooks.slack.com/services/T000/B000/XXXX'),
+  LEADS_DELIVERIES_PER_MINUTE: wholeNumber(1, 100_000, 'a whole number of deliveries per minute'),
   CRON_SECRET: longSecret(16),
 }
 
@@ -307,7 +308,7 @@ export type LeadStoreSetting = { kind: 'upstash' } | { kind: 'sqlite'; path: str
 
 export interface LeadSettings {
   store: LeadStoreSetting
-  /** Salt of the address hash kept with each lead; null: the form picks a random one per process. */
+  /** Salt of the address hash kept with each lead; null: the one kept in the lead store, created on first use. */
   addressSalt: string | null
   /** Leads older than this many days are purged (delivery timer, cron run, npm run leads -- purge). */
   retentionDays: number
@@ -315,11 +316,15 @@ export interface LeadSettings {
   webhook: { url: string; secret: string } | null
   /** A Slack incoming webhook that gets a message per lead. */
   slackWebhookUrl: string | null
+  /** At most this many delivery attempts start per destination per minute, across every instance: a flood waits its turn. */
+  deliveriesPerMinute: number
 }
 
 /** The SQLite file when LEADS_DATABASE_PATH is unset: in the project directory, outside the build output. */
 export const DEFAULT_LEADS_DATABASE_PATH = '.data/leads.sqlite'
 export const DEFAULT_LEADS_RETENTION_DAYS = 180
+/** A sales channel reads every lead: twenty a minute is already a flood; Slack's incoming webhooks take one a second. */
+export const DEFAULT_LEADS_DELIVERIES_PER_MINUTE = 20
 
 /** One wrong setting: the variable and what was expected of it (never the value of a secret). */
 export interface ConfigIssue {
@@ -424,6 +429,7 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
       retentionDays: e.LEADS_RETENTION_DAYS ?? DEFAULT_LEADS_RETENTION_DAYS,
       webhook: e.LEADS_WEBHOOK_URL && e.LEADS_WEBHOOK_SECRET ? { url: e.LEADS_WEBHOOK_URL, secret: e.LEADS_WEBHOOK_SECRET } : null,
       slackWebhookUrl: e.LEADS_SLACK_WEBHOOK_URL ?? null,
+      deliveriesPerMinute: e.LEADS_DELIVERIES_PER_MINUTE ?? DEFAULT_LEADS_DELIVERIES_PER_MINUTE,
     }),
     cronSecret: e.CRON_SECRET,
   })

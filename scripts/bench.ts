@@ -4,11 +4,14 @@
  * and prints requests/s, p50, p99, server CPU per request and peak RSS, each also as a ratio to the
  * bare server. Loopback only; every run is bounded by BENCH_DURATION seconds.
  *
- * Then the cold-start case (scripts/bench/cold-start.ts): the agent API's function and `npm start`
- * against a bare Next app, process start to first answer, pass/fail against the goals.
+ * Then the lead-delivery case (scripts/bench/delivery.ts): two instances on one lead store delivering
+ * to a receiver that answers at once, in deliveries per second; and the cold-start case
+ * (scripts/bench/cold-start.ts): the agent API's function and `npm start` against a bare Next app,
+ * process start to first answer, pass/fail against the goals.
  *
  *   BENCH_RUNS (3), BENCH_DURATION (8 s), BENCH_CONNECTIONS (50), BENCH_CASES (comma-separated names,
- *   `cold-start` among them), BENCH_COLD_RUNS (5 cold starts of each kind),
+ *   `lead-delivery` and `cold-start` among them), BENCH_DELIVERY_LEADS (2000 leads per store),
+ *   BENCH_COLD_RUNS (5 cold starts of each kind),
  *   BENCH_SERVER (`npm-start`, or `next-start` to measure Next itself serving the same build, proxy.ts included)
  *
  * contact-form-post stores a new lead per request in an SQLite file of its own (the form's 303 is its
@@ -27,6 +30,7 @@ import { makeAgentKey, signRequest, startLoopbackDirectory, type LoopbackDirecto
 import { SITE_BUILDS } from '../harness/site-build.ts'
 import { benchCases, type BenchCase } from './bench/cases.ts'
 import { benchColdStart } from './bench/cold-start.ts'
+import { benchDelivery } from './bench/delivery.ts'
 import { positiveNumber } from './knobs.ts'
 import type { UpstashStack } from './bench/upstash.ts'
 import { processCpuMs, processRssMb } from '../harness/proc-stats.ts'
@@ -34,8 +38,9 @@ import { processCpuMs, processRssMb } from '../harness/proc-stats.ts'
 process.env.NEXT_TELEMETRY_DISABLED = '1'
 // BENCH_* may live in the `.env` files too, read as Next reads them; a wrong value stops here in one line.
 const envFiles = loadEnvFiles()
-let RUNS: number, DURATION: number, CONNECTIONS: number, COLD_RUNS: number
+let RUNS: number, DURATION: number, CONNECTIONS: number, COLD_RUNS: number, DELIVERY_LEADS: number
 try {
+  DELIVERY_LEADS = positiveNumber(process.env, 'BENCH_DELIVERY_LEADS', 2000, { integer: true })
   RUNS = positiveNumber(process.env, 'BENCH_RUNS', 3, { integer: true })
   COLD_RUNS = positiveNumber(process.env, 'BENCH_COLD_RUNS', 5, { integer: true })
   DURATION = positiveNumber(process.env, 'BENCH_DURATION', 8)
@@ -188,6 +193,7 @@ function printStoredLeads(results: Map<string, { site: Measurement[]; bare: Meas
 async function main(): Promise<void> {
   const cases = benchCases().filter((c) => !ONLY || ONLY.includes(c.name))
   if (cases.length > 0) await benchLoad(cases)
+  if (!ONLY || ONLY.includes('lead-delivery')) await benchDelivery(DELIVERY_LEADS)
   if (!ONLY || ONLY.includes('cold-start')) await benchColdStart(COLD_RUNS)
 }
 

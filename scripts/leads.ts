@@ -1,30 +1,40 @@
 /**
- * `npm run leads -- list [--json] | export --csv | retry | purge`: the operator's view of the contact
- * form's leads, against the same store and settings as the site (the environment, then the `.env`
- * files as Next reads them). Exit codes as `npm run rollout`: 0 done, 1 failed (or deliveries still
- * pending after a retry), 2 wrong usage.
+ * `npm run leads -- <command>`: the operator's view of the contact form's leads, against the same
+ * store and settings as the site (the environment, then the `.env` files as Next reads them). Exit
+ * codes as `npm run rollout`: 0 done, 1 failed (or deliveries still pending after a retry), 2 wrong
+ * usage. Nothing a visitor typed reaches the terminal as a control character
+ * (lib/leads/control-characters.ts).
  */
 import { loadSettingsOrExit } from '../lib/env-files.ts'
+import { escapeControls, escapeControlsInJson } from '../lib/leads/control-characters.ts'
 import { DESTINATIONS, type StoredLead } from '../lib/leads/lead-archive.ts'
-import { deliverPending, describeRound, errorName, retentionCutoff } from '../lib/leads/delivery.ts'
+import { deliverPending, describeRound, errorName, retentionCutoff, runDeliveryRound } from '../lib/leads/delivery.ts'
 import { describeDelivery, leadsCsv } from '../lib/leads/leads-csv.ts'
 import { configuredDestinations, openLeadStore } from '../lib/leads/store.ts'
 
 const USAGE = `Usage: npm run leads -- <command>
 
-  list [--json]  every lead, oldest first, with its delivery state per destination
-                 (--json: a JSON array, every field as stored)
-  export --csv   every lead as CSV on stdout (RFC 4180, safe to open in a spreadsheet)
-  retry          deliver every undelivered lead now: pending ones whatever their backoff, given-up
-                 ones again, and destinations configured since a lead arrived; exit 1 if any is left
-  purge          delete the leads older than LEADS_RETENTION_DAYS (default 180)
+  list [--json]         every lead, oldest first, with its delivery state per destination
+                        (--json: a JSON array, every field as stored, suspected spam included)
+  list --spam [--json]  the suspected spam, with why it was held (honeypot, too-fast)
+  release <id>          a suspected spam lead is a lead after all: deliver it now, like any lead
+  export --csv          every lead as CSV on stdout (RFC 4180, safe to open in a spreadsheet)
+  deliver               one delivery round, as npm start's timer runs it: the purge of old leads, then
+                        every delivery that is due (for a scheduler, where nothing else runs rounds)
+  retry                 deliver every undelivered lead now: pending ones whatever their backoff, given-up
+                        ones again, and destinations configured since a lead arrived; exit 1 if any is left
+  purge                 delete the leads older than LEADS_RETENTION_DAYS (default 180)
 
 The store is the site's: Upstash Redis when UPSTASH_REDIS_REST_URL/_TOKEN (or KV_REST_API_URL/_TOKEN)
 are set, else the SQLite file LEADS_DATABASE_PATH (default .data/leads.sqlite).`
 
-const COMMANDS: Record<string, readonly string[][]> = {
-  list: [[], ['--json']],
+const LEAD_ID = /^lead_[0-9a-z]{1,64}$/
+
+const COMMANDS: Record<string, ReadonlyArray<ReadonlyArray<string | RegExp>>> = {
+  list: [[], ['--json'], ['--spam'], ['--spam', '--json']],
+  release: [[LEAD_ID]],
   export: [['--csv']],
+  deliver: [[]],
   retry: [[]],
   purge: [[]],
 }
@@ -34,7 +44,14 @@ const CLI_UPSTASH_TIMEOUT_MS = 10_000
 function isUsage(argv: string[]): boolean {
   const [command, ...options] = argv
   const allowed = command !== undefined && Object.hasOwn(COMMANDS, command) ? (COMMANDS[command] ?? []) : []
-  return allowed.some((form) => form.length === options.length && form.every((option, index) => options[index] === option))
+  return allowed.some(
+    (form) =>
+      form.length === options.length &&
+      form.every((expected, index) => {
+        const option = options[index] ?? ''
+        return typeof expected === 'string' ? option === expected : expected.test(option)
+      }),
+  )
 }
 
 function toJson(lead: StoredLead) {
@@ -42,7 +59,7 @@ function toJson(lead: StoredLead) {
     id: lead.id,
     receivedAt: lead.receivedAt.toISOString(),
     sourcePage: lead.sourcePage,
-    spam: lead.spam,
+    spamReason: lead.spamReason,
     addressHash: lead.addressHash,
     ...lead.fields,
     deliveries: lead.deliveries,
@@ -50,15 +67,23 @@ function toJson(lead: StoredLead) {
 }
 
 function describeLead(lead: StoredLead): string {
-  const { fields } = lead
+  const fields = Object.fromEntries(Object.entries(lead.fields).map(([name, value]) => [name, value === null ? null : escapeControls(value)]))
   const deliveries = DESTINATIONS.filter((destination) => lead.deliveries[destination])
     .map((destination) => `${destination}: ${describeDelivery(lead.deliveries[destination])}`)
     .join('; ')
   const plan = fields.plan ? `, plan ${fields.plan}` : ''
   return (
     `${lead.id}  ${lead.receivedAt.toISOString()}  ${fields.name} <${fields.email}>, ${fields.company}, ${fields.teamSize}, ${fields.topic}${plan}` +
-    `${lead.spam ? '  [spam: kept, never delivered]' : ''}${deliveries ? `\n    ${deliveries}` : ''}`
+    `${lead.spamReason ? `  [suspected spam: ${lead.spamReason}; npm run leads -- release ${lead.id} delivers it]` : ''}` +
+    `${deliveries ? `\n    ${deliveries}` : ''}`
   )
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
+
+function noDestination(): number {
+  console.error('[leads] nothing to deliver to: set LEADS_WEBHOOK_URL and LEADS_WEBHOOK_SECRET, or LEADS_SLACK_WEBHOOK_URL.')
+  return 1
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -78,13 +103,21 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     if (command === 'list') {
-      const leads = await store.list()
-      if (argv[1] === '--json') {
-        process.stdout.write(`${JSON.stringify(leads.map(toJson), null, 2)}\n`)
-      } else {
-        for (const lead of leads) console.log(describeLead(lead))
-        console.log(`${leads.length} lead${leads.length === 1 ? '' : 's'} (${store.kind} store)`)
+      const all = await store.list()
+      const spam = argv.includes('--spam')
+      const leads = spam
+        ? all.filter((lead) => lead.spamReason !== null)
+        : argv.includes('--json')
+          ? all
+          : all.filter((lead) => lead.spamReason === null)
+      if (argv.includes('--json')) {
+        process.stdout.write(`${escapeControlsInJson(JSON.stringify(leads.map(toJson), null, 2))}\n`)
+        return 0
       }
+      for (const lead of leads) console.log(describeLead(lead))
+      const held = all.length - leads.length
+      const aside = !spam && held > 0 ? `; ${held} suspected spam: npm run leads -- list --spam` : ''
+      console.log(`${plural(leads.length, spam ? 'suspected spam lead' : 'lead')} (${store.kind} store${aside})`)
       return 0
     }
     if (command === 'export') {
@@ -95,14 +128,30 @@ async function main(argv: string[]): Promise<number> {
       const before = retentionCutoff(config, new Date())
       const purged = await store.purge(before)
       console.log(
-        `[leads] purged ${purged} lead${purged === 1 ? '' : 's'} received before ${before.toISOString()} (LEADS_RETENTION_DAYS=${config.leads.retentionDays})`,
+        `[leads] purged ${plural(purged, 'lead')} received before ${before.toISOString()} (LEADS_RETENTION_DAYS=${config.leads.retentionDays})`,
       )
       return 0
     }
+    if (command === 'deliver') {
+      console.log(describeRound(await runDeliveryRound(config, store)) ?? '[leads] deliveries: nothing due')
+      return 0
+    }
     const destinations = configuredDestinations(config)
-    if (destinations.length === 0) {
-      console.error('[leads] nothing to deliver to: set LEADS_WEBHOOK_URL and LEADS_WEBHOOK_SECRET, or LEADS_SLACK_WEBHOOK_URL.')
-      return 1
+    if (destinations.length === 0) return noDestination()
+    if (command === 'release') {
+      const id = argv[1] as string
+      const released = await store.release(id, destinations, new Date())
+      if (released === 'not-found') {
+        console.error(`[leads] no lead ${id} in the store`)
+        return 1
+      }
+      if (released === 'not-spam') {
+        console.error(`[leads] ${id} is not held as spam: npm run leads -- retry delivers whatever is undelivered`)
+        return 1
+      }
+      const counts = await deliverPending(store, config.leads, { leadId: id })
+      console.log(`[leads] released ${id}: ${describeRound(counts)?.replace('[leads] deliveries: ', '') ?? 'due now, waiting for the next round'}`)
+      return counts.retried + counts.failed > 0 ? 1 : 0
     }
     const due = await store.requeue(destinations, new Date())
     const counts = await deliverPending(store, config.leads, { maxAttempts: Number.MAX_SAFE_INTEGER })

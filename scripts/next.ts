@@ -4,12 +4,22 @@
  * notice or sends an event, on any platform (an inline `NEXT_TELEMETRY_DISABLED=1 next …` needs a POSIX shell).
  */
 import { createRequire } from 'node:module'
+import { loadSettingsOrExit } from '../lib/env-files.ts'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
-// `next dev` serves public/ as it is: the pages' script is rebuilt there on every change of its sources.
-if (process.argv[2] === 'dev') await (await import('./page-script.ts')).watchPageScript()
+const [command, ...options] = process.argv.slice(2)
+if (command === 'dev') {
+  // `next dev` serves public/ as it is: the pages' script is rebuilt there on every change of its sources.
+  await (await import('./page-script.ts')).watchPageScript()
+  // `next dev` listens on every interface unless told otherwise, and its visual editor writes content/
+  // for whoever reaches it: it listens where HOST says (loopback by default), read as `next dev` reads
+  // settings (the `.env.development*` files too), unless the command names a hostname itself.
+  if (!options.some((option) => /^(-H|--hostname)(=|$)/.test(option))) {
+    options.push('--hostname', loadSettingsOrExit(process.cwd(), 'development').host)
+  }
+}
 const require = createRequire(import.meta.url)
 const cli = require.resolve('next/dist/bin/next')
 // Next's CLI parses process.argv and re-launches itself from argv[1] (next build's upgrade check).
-process.argv = [process.argv[0] ?? process.execPath, cli, ...process.argv.slice(2)]
+process.argv = [process.argv[0] ?? process.execPath, cli, ...(command === undefined ? [] : [command]), ...options]
 require(cli)

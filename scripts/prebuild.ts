@@ -5,7 +5,8 @@
  * naming the variable; a wrong content edit with the file, line, field and what is expected. A Vercel
  * production build without Upstash Redis is warned that its quota is per instance, and a production
  * build that still names `.example` placeholder domains is warned about each, and a Vercel build without
- * Upstash Redis that its contact form is off (no durable lead store). The agent API's answers are
+ * Upstash Redis that its contact form is off (no durable lead store), or without CRON_SECRET that its
+ * cron run of lead deliveries is refused. The agent API's answers are
  * checked against their contract schemas (they are served without parsing). Then it bundles the
  * pages' script into public/ (scripts/page-script.ts), which `next build` serves from there.
  */
@@ -14,7 +15,7 @@ import { checkContentOrExit } from '../lib/content/check.ts'
 import { writeContentSnapshot } from '../lib/content/parse.ts'
 import { placeholderDomainWarning } from '../lib/content/placeholder-domains.ts'
 import { loadSettingsOrExit } from '../lib/env-files.ts'
-import { noLeadStoreWarning } from '../lib/leads/store.ts'
+import { leadDeploymentWarnings } from '../lib/leads/store.ts'
 import { contractViolations } from '../lib/contract/operation-schemas.ts'
 import { perInstanceQuotaWarning } from '../lib/quota/quota.ts'
 import { buildSite } from '../lib/site-model.ts'
@@ -23,8 +24,7 @@ import { buildPageScript } from './page-script.ts'
 const config = loadSettingsOrExit()
 const warning = perInstanceQuotaWarning(config)
 if (warning) console.warn(warning)
-const noLeadStore = noLeadStoreWarning(config)
-if (noLeadStore) console.warn(noLeadStore)
+for (const leadWarning of leadDeploymentWarnings(config)) console.warn(leadWarning)
 const content = checkContentOrExit('build', writeContentSnapshot)
 const placeholders = placeholderDomainWarning(config, content)
 if (placeholders) console.warn(placeholders)

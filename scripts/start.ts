@@ -11,7 +11,7 @@ import path from 'node:path'
 import next from 'next'
 import type { NextConfig } from 'next'
 import { describeBuildMismatch, buildRecordOf, readBuildRecord } from '../lib/build-record.ts'
-import { createClientAddressResolver } from '../lib/client-address.ts'
+import { createClientAddressResolver, markAddressesFromSocket } from '../lib/client-address.ts'
 import { checkContentOrExit } from '../lib/content/check.ts'
 import { loadSettingsOrExit } from '../lib/env-files.ts'
 import { BodyBudget } from '../lib/http/body-budget.ts'
@@ -21,6 +21,7 @@ import { createRouter } from '../lib/server/router.ts'
 import { BODY_BUDGET, createSiteServer } from '../lib/server/server-options.ts'
 import { StaticOutput } from '../lib/server/static-output.ts'
 import { startLeadDeliveryTimer } from '../lib/leads/delivery.ts'
+import { leadDeliveryTelemetry } from '../lib/telemetry/observe.ts'
 import { getSite } from '../lib/site.ts'
 import { register as registerInstrumentation } from '../instrumentation.ts'
 
@@ -29,7 +30,9 @@ process.env.NEXT_TELEMETRY_DISABLED = '1'
 // content edit stops here with the variable, or the file, line and field, and no stack trace.
 const config = loadSettingsOrExit()
 checkContentOrExit('start')
-// The registration Next runs from instrumentation.ts, before any request is served.
+// The registration Next runs from instrumentation.ts, before any request is served; client addresses
+// come from the socket here, so it has nothing to warn of.
+markAddressesFromSocket()
 await registerInstrumentation()
 
 const distDir = path.join(process.cwd(), '.next')
@@ -79,7 +82,7 @@ server.listen(config.port, config.host, () => {
   console.log(`Cadence site ready on http://${config.host}:${config.port} (base URL ${config.baseUrl})`)
 })
 // Leads the contact form stored and no destination has accepted yet (lib/leads/delivery.ts).
-const stopLeadDelivery = startLeadDeliveryTimer(config)
+const stopLeadDelivery = startLeadDeliveryTimer(config, leadDeliveryTelemetry)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

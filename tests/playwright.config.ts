@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from '@playwright/test'
-import { E2E_ORIGIN, E2E_PORT } from './support/e2e-site.ts'
+import { E2E_LEADS_DATABASE, E2E_ORIGIN, E2E_PORT, E2E_WEBHOOK_PORT, E2E_WEBHOOK_SECRET } from './support/e2e-site.ts'
 import { blankedSiteVariables } from '../harness/site-build.ts'
 import { CHROMIUM_PATH } from '../harness/system-packages.ts'
 
@@ -53,6 +53,10 @@ export default defineConfig({
       PORT: String(E2E_PORT),
       NEXT_TELEMETRY_DISABLED: '1',
       NODE_ENV: 'production',
+      // A fresh store per run (start-built-site.ts removes it), and a webhook the contact-form spec receives.
+      LEADS_DATABASE_PATH: path.join(root, E2E_LEADS_DATABASE),
+      LEADS_WEBHOOK_URL: `http://127.0.0.1:${E2E_WEBHOOK_PORT}/hooks/leads`,
+      LEADS_WEBHOOK_SECRET: E2E_WEBHOOK_SECRET,
     },
   },
 })

@@ -1,6 +1,6 @@
 /**
  * Where each content file lives and the schema the content check applies to it: the site reads these
- * (parse.ts) and the visual editor edits them (editor-entries.ts), both with these schemas, so that the
+ * (parse.ts) and the visual editor edits them (lib/editor/entries.ts), both with these schemas, so that the
  * editor refuses what the build would.
  */
 import { PUBLIC_RESOURCE_IDS, type PublicResourceId } from '../contract/constants.ts'

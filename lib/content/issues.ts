@@ -5,7 +5,7 @@
  * by its name or id, LIST_ENTRY_NOUNS) and what is expected.
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { LIST_ENTRY_NOUNS } from './frontmatter.ts'
 
 /** The frontmatter's YAML, parsed with positions, and the file line its first line is on. */
@@ -131,25 +131,20 @@ function describeValue(value: unknown): string {
   return 'fields (a mapping)'
 }
 
+/** A schema without its optional or nullable wrapper: what its value is when there is one. */
+function unwrapped(schema: z.core.$ZodType | undefined): z.core.$ZodType | undefined {
+  return schema instanceof z.ZodOptional || schema instanceof z.ZodNullable ? unwrapped(schema.unwrap()) : schema
+}
+
 /** The field names a part of the schema allows, for "unknown field" messages. */
-function knownFields(schema: z.ZodType, path: Path): string[] {
-  // zod 4 keeps every schema's definition in `_zod.def`; only the wrappers used in frontmatter.ts matter.
-  type Def = { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; innerType?: z.ZodType; in?: z.ZodType }
-  const defOf = (node: z.ZodType | undefined): Def | undefined => (node as unknown as { _zod?: { def: Def } } | undefined)?._zod?.def
-  const unwrap = (node: z.ZodType | undefined): Def | undefined => {
-    let def: Def | undefined = defOf(node)
-    for (let depth = 0; def && depth < 10; depth += 1) {
-      const inner: z.ZodType | undefined = def.innerType ?? (def.type === 'pipe' ? def.in : undefined)
-      if (!inner) break
-      def = defOf(inner)
-    }
-    return def
-  }
-  let def = unwrap(schema)
+function knownFields(schema: z.core.$ZodType, path: Path): string[] {
+  let node = unwrapped(schema)
   for (const segment of path) {
-    def = unwrap(typeof segment === 'number' ? def?.element : def?.shape?.[String(segment)])
+    const child: z.core.$ZodType | undefined =
+      node instanceof z.ZodObject ? node.shape[String(segment)] : node instanceof z.ZodArray ? node.element : undefined
+    node = unwrapped(child)
   }
-  return def?.shape ? Object.keys(def.shape) : []
+  return node instanceof z.ZodObject ? Object.keys(node.shape) : []
 }
 
 export interface FieldProblem {
@@ -159,7 +154,12 @@ export interface FieldProblem {
 }
 
 /** One problem per zod issue, located in the file and described for an editor. */
-export function describeIssues(source: FrontmatterSource, data: unknown, schema: z.ZodType, issues: readonly z.core.$ZodIssue[]): FieldProblem[] {
+export function describeIssues(
+  source: FrontmatterSource,
+  data: unknown,
+  schema: z.core.$ZodType,
+  issues: readonly z.core.$ZodIssue[],
+): FieldProblem[] {
   const problems: FieldProblem[] = []
   for (const issue of issues) {
     const input = (issue as { input?: unknown }).input
@@ -212,11 +212,11 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
 
 /**
  * What is wrong with one field's value (or a group of fields: `name: expected text, …`), in the words
- * the content check uses (without the file and line): the visual editor (keystatic.config.ts) refuses a value with this message before it writes
- * anything, so the team reads the same sentence in the editor and in a failed build.
+ * the content check uses (without the file and line): the visual editor (lib/editor) refuses a value with this message before it
+ * writes anything, so the team reads the same sentence in the editor and in a failed build.
  */
-export function fieldValueProblem(schema: z.ZodType, value: unknown): string | undefined {
-  const parsed = schema.safeParse(value, { reportInput: true })
+export function fieldValueProblem(schema: z.core.$ZodType, value: unknown): string | undefined {
+  const parsed = z.safeParse(schema, value, { reportInput: true })
   if (parsed.success) return undefined
   return parsed.error.issues
     .map((issue) => {

@@ -15,7 +15,7 @@ const HSTS = 'max-age=63072000'
  * allowlist is 'self', which is what the pages need to register their tools, and naming it makes
  * browsers outside its origin trial log a warning on every page.
  */
-const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()'
+export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()'
 
 /**
  * Data answers: nothing to load, nothing to frame, readable cross-origin (CORS is set beside these).
@@ -86,34 +86,4 @@ export function pageContentSecurityPolicy(html: string, baseUrl: string): string
     "frame-ancestors 'none'",
     ...(isHttps(baseUrl) ? ['upgrade-insecure-requests'] : []),
   ].join('; ')
-}
-
-/**
- * The visual editor's headers (/keystatic and its API): never indexed, never framed, never cached.
- * Keystatic renders with inline scripts (Next's hydration data) and inline styles, and in GitHub mode
- * its browser app talks to GitHub's API and shows GitHub avatars; `next dev` adds eval and its
- * WebSocket for hot reloading. The pages' own policy (pageContentSecurityPolicy) is not touched.
- */
-export function editorSecurityHeaders(dev: boolean): HeaderList {
-  const csp = [
-    "default-src 'self'",
-    `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ''}`,
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https://avatars.githubusercontent.com",
-    "font-src 'self' data:",
-    `connect-src 'self' https://api.github.com${dev ? ' ws: wss:' : ''}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self' https://github.com",
-    "frame-ancestors 'none'",
-  ].join('; ')
-  return [
-    ['Content-Security-Policy', csp],
-    ['X-Robots-Tag', 'noindex, nofollow'],
-    ['Cache-Control', 'private, no-store'],
-    ['X-Frame-Options', 'DENY'],
-    ['X-Content-Type-Options', 'nosniff'],
-    ['Referrer-Policy', 'same-origin'],
-    ['Permissions-Policy', PERMISSIONS_POLICY],
-  ]
 }

@@ -1,13 +1,14 @@
 /**
- * The Vercel Cron Job's round (declared in vercel.json `crons`: GET /api/cron/deliver-leads every 5 minutes,
- * a Pro plan schedule — Hobby allows one run a day): Vercel calls it with
- * `Authorization: Bearer <CRON_SECRET>`; anyone else — and everyone while CRON_SECRET is unset — gets
- * 401. It runs one delivery round (what is pending and due, then the purge of old leads) and answers
- * the counts. On `npm start` the background timer does the same; the route works there too.
+ * The Vercel Cron Job's round (declared in vercel.json `crons`: GET /api/cron/deliver-leads once a day,
+ * which every Vercel plan allows; a Pro project may run it every few minutes, docs/contact-form.md):
+ * Vercel calls it with `Authorization: Bearer <CRON_SECRET>`; anyone else — and everyone while
+ * CRON_SECRET is unset, which the build warns of and each refused call logs — gets 401. It runs one
+ * delivery round (the purge of old leads, then what is pending and due) and answers the counts. On
+ * `npm start` the background timer does the same; the route works there too.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { getConfig } from '../env.ts'
-import { describeRound, errorName, runDeliveryRound } from './delivery.ts'
+import { type DeliveryTelemetry, describeRound, errorName, runDeliveryRound } from './delivery.ts'
 import { leadStoreFor } from './store.ts'
 
 /** Attempts per cron run: bounded, so a run ends well within a function's duration even if every receiver hangs. */
@@ -22,8 +23,11 @@ export function isCronAuthorized(authorization: string | null, secret: string | 
   return timingSafeEqual(digest(authorization), digest(`Bearer ${secret}`))
 }
 
-export async function answerDeliveryCron(request: Request): Promise<Response> {
+export async function answerDeliveryCron(request: Request, telemetry?: DeliveryTelemetry): Promise<Response> {
   const config = getConfig()
+  if (!config.cronSecret) {
+    console.warn('[leads] /api/cron/deliver-leads was called, but CRON_SECRET is unset, so it answers 401: set CRON_SECRET to run delivery rounds')
+  }
   if (!isCronAuthorized(request.headers.get('authorization'), config.cronSecret)) {
     return Response.json(
       { error: 'unauthorized', detail: 'This route is called by Vercel Cron with Authorization: Bearer <CRON_SECRET>.' },
@@ -33,7 +37,7 @@ export async function answerDeliveryCron(request: Request): Promise<Response> {
   const store = leadStoreFor(config)
   if (!store) return Response.json({ store: null, delivered: 0, retried: 0, failed: 0, purged: 0 }, { headers: NO_STORE })
   try {
-    const round = await runDeliveryRound(config, store, { maxAttempts: CRON_MAX_ATTEMPTS })
+    const round = await runDeliveryRound(config, store, { maxAttempts: CRON_MAX_ATTEMPTS, telemetry })
     const line = describeRound(round)
     if (line) console.log(line)
     return Response.json({ store: store.kind, ...round }, { headers: NO_STORE })

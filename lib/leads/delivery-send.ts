@@ -3,8 +3,17 @@
  * (signed by the `standardwebhooks` library, `webhook-id` = the lead's id, so a receiver drops a
  * repeated delivery), Slack a plain-text message. An attempt has a deadline; its outcome names
  * what happened (`HTTP 503`, `timeout`, `connection refused`) and never anything of the lead.
+ *
+ * HTTP client instrumentations (Next's on fetch, @vercel/otel's on fetch and node:http) name each
+ * request's span after its full URL and record it as an attribute, and a Slack webhook URL is itself a
+ * credential, as is a CRM URL's `?token=`: delivery.ts runs each attempt where no instrumentation
+ * records it, and telemetry hears of it by the destination's kind and origin only.
  */
+import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { request as httpsRequest } from 'node:https'
 import { Webhook } from 'standardwebhooks'
+import type { LeadSettings } from '../env.ts'
+import { escapeControls } from './control-characters.ts'
 import type { Destination, StoredLead } from './lead-archive.ts'
 
 export const LEAD_EVENT_TYPE = 'lead.created'
@@ -29,12 +38,14 @@ export function slackEscape(text: string): string {
 }
 
 export function slackMessage(lead: StoredLead) {
+  // Shown as stored, but no control character reaches the channel as one (lib/leads/control-characters.ts).
+  const line = (text: string) => escapeControls(text)
   const { fields } = lead
   const lines = [
-    `New lead from ${lead.sourcePage}: ${fields.name} <${fields.email}>`,
-    `Company: ${fields.company} · team size: ${fields.teamSize} · topic: ${fields.topic}${fields.plan ? ` · plan: ${fields.plan}` : ''}`,
+    `New lead from ${line(lead.sourcePage)}: ${line(fields.name)} <${line(fields.email)}>`,
+    `Company: ${line(fields.company)} · team size: ${line(fields.teamSize)} · topic: ${line(fields.topic)}${fields.plan ? ` · plan: ${line(fields.plan)}` : ''}`,
     '',
-    fields.goal,
+    escapeControls(fields.goal, { lineBreaks: true }),
     '',
     `(${lead.id})`,
   ]
@@ -44,9 +55,16 @@ export function slackMessage(lead: StoredLead) {
 
 export type AttemptOutcome = { delivered: true } | { delivered: false; outcome: string }
 
-export interface DestinationSettings {
-  webhook: { url: string; secret: string } | null
-  slackWebhookUrl: string | null
+type DestinationSettings = Pick<LeadSettings, 'webhook' | 'slackWebhookUrl'>
+
+function destinationUrl(settings: DestinationSettings, destination: Destination): string | null {
+  return destination === 'webhook' ? (settings.webhook?.url ?? null) : settings.slackWebhookUrl
+}
+
+/** What may be said of where a destination is: its kind's origin (scheme, host, port), never its path or query. */
+export function destinationOrigin(settings: DestinationSettings, destination: Destination): string {
+  const url = destinationUrl(settings, destination)
+  return url ? new URL(url).origin : 'not configured'
 }
 
 export async function attemptDelivery(
@@ -56,45 +74,51 @@ export async function attemptDelivery(
   timeoutMs: number,
   now: Date = new Date(),
 ): Promise<AttemptOutcome> {
-  if (destination === 'webhook') {
-    if (!settings.webhook) return { delivered: false, outcome: 'not configured' }
+  const url = destinationUrl(settings, destination)
+  if (!url) return { delivered: false, outcome: 'not configured' }
+  if (destination === 'webhook' && settings.webhook) {
     const body = JSON.stringify(leadEvent(lead))
     const signature = new Webhook(settings.webhook.secret).sign(lead.id, now, body)
-    return post(settings.webhook.url, body, timeoutMs, {
+    return post(url, body, timeoutMs, {
       'webhook-id': lead.id,
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
       'webhook-signature': signature,
     })
   }
-  if (!settings.slackWebhookUrl) return { delivered: false, outcome: 'not configured' }
-  return post(settings.slackWebhookUrl, JSON.stringify(slackMessage(lead)), timeoutMs, {})
+  return post(url, JSON.stringify(slackMessage(lead)), timeoutMs, {})
 }
 
-async function post(url: string, body: string, timeoutMs: number, headers: Record<string, string>): Promise<AttemptOutcome> {
+/** One POST: 2xx is delivered; anything else, or no answer within the deadline, is not. */
+function post(url: string, body: string, timeoutMs: number, headers: Record<string, string>): Promise<AttemptOutcome> {
   const signal = AbortSignal.timeout(timeoutMs)
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'User-Agent': 'cadence-site-leads', ...headers },
-      body,
-      // A redirect is not an acceptance: the receiver's URL is wrong, and the operator should hear of it.
-      redirect: 'manual',
-      signal,
-    })
-    // The answer's body is not needed, only its status; reading it is still bounded by the deadline.
-    await response.body?.cancel().catch(() => {})
-    return response.status >= 200 && response.status < 300 ? { delivered: true } : { delivered: false, outcome: `HTTP ${response.status}` }
-  } catch (error) {
-    return { delivered: false, outcome: failureName(error, signal) }
-  }
+  const payload = Buffer.from(body)
+  const send = url.startsWith('https:') ? httpsRequest : httpRequest
+  return new Promise((resolve) => {
+    const outgoing = send(
+      url,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length, 'User-Agent': 'cadence-site-leads', ...headers },
+        signal,
+      },
+      (response: IncomingMessage) => {
+        // Only the status counts; the answer's body is drained. A redirect is not an acceptance: the
+        // receiver's URL is wrong, and the operator should hear of it.
+        const status = response.statusCode ?? 0
+        response.resume()
+        resolve(status >= 200 && status < 300 ? { delivered: true } : { delivered: false, outcome: `HTTP ${status}` })
+      },
+    )
+    outgoing.on('error', (error) => resolve({ delivered: false, outcome: failureName(error, signal) }))
+    outgoing.end(payload)
+  })
 }
 
 function failureName(error: unknown, signal: AbortSignal): string {
   if (signal.aborted) return 'timeout'
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined
-  const code = typeof cause?.code === 'string' ? cause.code : undefined
+  const code = (error as { code?: unknown } | undefined)?.code
   if (code === 'ECONNREFUSED') return 'connection refused'
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset'
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'connection reset'
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found'
-  return code ? `network error ${code}` : 'network error'
+  return typeof code === 'string' ? `network error ${code}` : 'network error'
 }

@@ -7,11 +7,22 @@
  */
 import { z } from 'zod'
 import type { SalesFormContent } from '../content/frontmatter.ts'
-import { FILL_TIME_FIELD } from '../pages/page-script-hooks.ts'
-import type { LeadFields } from './lead.ts'
+import { AGENT_FILL_FIELD, AGENT_FILL_VALUE, FILL_TIME_FIELD } from '../pages/page-script-hooks.ts'
+import { MULTI_LINE_FORBIDDEN, SINGLE_LINE_FORBIDDEN } from './control-characters.ts'
+import type { LeadFields, SpamReason } from './lead.ts'
 
-/** Shared with the page script, which stamps the fill time and chooses a linked plan (lib/pages/page-script-hooks.ts). */
-export { FILL_TIME_FIELD, LEAD_FORM_ID, PLAN_PARAMETER } from '../pages/page-script-hooks.ts'
+/**
+ * Shared with the page script, which stamps the fill time, marks a form the browser's agent filled and
+ * chooses a linked plan (lib/pages/page-script-hooks.ts).
+ */
+export {
+  AGENT_FILL_FIELD,
+  AGENT_FILL_VALUE,
+  FILL_TIME_FIELD,
+  LEAD_FORM_ID,
+  LEAD_FORM_TOOL_NAME,
+  PLAN_PARAMETER,
+} from '../pages/page-script-hooks.ts'
 
 /** Where the form posts: a route of the site, outside the read-only agent API, and no page path. */
 export { LEAD_FORM_PATH } from '../routes/site-pages.ts'
@@ -38,13 +49,20 @@ export interface LeadChoices {
 
 const notBlank = (value: string) => value.trim().length > 0
 
-/** A text field: required, at most `max` characters, not only spaces; kept exactly as typed. */
-function requiredText(max: number, missing: string) {
+const CONTROL_CHARACTERS_MESSAGE = 'Please remove the invisible control characters (such as text-direction overrides) from this field.'
+
+/**
+ * A text field: required, at most `max` characters, not only spaces, no control characters (a goal
+ * may have tabs and line breaks, lib/leads/control-characters.ts); kept exactly as typed.
+ */
+function requiredText(max: number, missing: string, lines: 'single' | 'multiple' = 'single') {
+  const forbidden = lines === 'single' ? SINGLE_LINE_FORBIDDEN : MULTI_LINE_FORBIDDEN
   return z
     .string({ error: missing })
     .min(1, { error: missing })
     .max(max, { error: `Please keep this under ${max.toLocaleString('en')} characters.` })
     .refine(notBlank, { error: missing })
+    .refine((value) => !forbidden.test(value), { error: CONTROL_CHARACTERS_MESSAGE })
 }
 
 function choice(values: readonly string[], missing: string) {
@@ -60,7 +78,7 @@ export function leadFieldSchemas(choices: LeadChoices) {
       .max(254, { error: 'Please enter an email address of at most 254 characters.' }),
     company: requiredText(160, 'Please tell us your company or organisation.'),
     teamSize: choice(choices.teamSize, 'Please choose the size of your team or cohort.'),
-    goal: requiredText(10_000, 'Please tell us what you want to achieve.'),
+    goal: requiredText(10_000, 'Please tell us what you want to achieve.', 'multiple'),
     topic: choice(choices.topic, 'Please choose a topic.'),
     plan: choice(choices.plan, 'Please choose one of the plans, or no particular plan.').optional(),
   } satisfies Record<LeadFieldName, z.ZodType>
@@ -109,8 +127,22 @@ export function checkLeadForm(values: LeadFormValues, schema: LeadSubmissionSche
   return { ok: false, errors }
 }
 
-/** The submitted form's values (the first of each name; unknown names are ignored), the honeypot and the fill time. */
-export function readLeadForm(body: string): { values: LeadFormValues; honeypot: string; fillMs: number | null } {
+/** How the form was filled, as the page script stamped it: carried into the form when it is shown again. */
+export interface LeadFormFilling {
+  /** Milliseconds spent filling it; null without the page script. */
+  fillMs: number | null
+  /** AGENT_FILL_VALUE when the browser's agent filled it through WebMCP. */
+  filledBy: typeof AGENT_FILL_VALUE | null
+}
+
+export interface SubmittedLeadForm {
+  values: LeadFormValues
+  honeypot: string
+  filling: LeadFormFilling
+}
+
+/** The submitted form's values (the first of each name; unknown names are ignored), the honeypot and how it was filled. */
+export function readLeadForm(body: string): SubmittedLeadForm {
   const params = new URLSearchParams(body)
   const values: LeadFormValues = {}
   for (const name of LEAD_FIELD_NAMES) {
@@ -119,12 +151,20 @@ export function readLeadForm(body: string): { values: LeadFormValues; honeypot: 
   }
   const fill = params.get(FILL_TIME_FIELD)
   const fillMs = fill !== null && /^\d{1,12}$/.test(fill) ? Number(fill) : null
-  return { values, honeypot: params.get(HONEYPOT_FIELD) ?? '', fillMs }
+  const filledBy = params.get(AGENT_FILL_FIELD) === AGENT_FILL_VALUE ? AGENT_FILL_VALUE : null
+  return { values, honeypot: params.get(HONEYPOT_FIELD) ?? '', filling: { fillMs, filledBy } }
 }
 
-/** Honeypot filled, or sent faster than a person types: stored for the record, never delivered. */
-export function looksLikeSpam(form: { honeypot: string; fillMs: number | null }): boolean {
-  return form.honeypot !== '' || (form.fillMs !== null && form.fillMs < MIN_FILL_MS)
+/**
+ * Why a submission looks like spam, or null: the honeypot filled, or sent faster than a person types.
+ * A form the browser's agent filled is sent by the visitor, maybe a second later: its speed says
+ * nothing. Without the page script there is no fill time, and the rule does not apply.
+ */
+export function spamReasonOf(form: Pick<SubmittedLeadForm, 'honeypot' | 'filling'>): SpamReason | null {
+  if (form.honeypot !== '') return 'honeypot'
+  const { fillMs, filledBy } = form.filling
+  if (filledBy === null && fillMs !== null && fillMs < MIN_FILL_MS) return 'too-fast'
+  return null
 }
 
 /** A field's HTML constraints, read from the JSON Schema of its zod rule. */

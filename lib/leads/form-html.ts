@@ -9,8 +9,8 @@
  * field): a browser's agent may fill it, and the visitor submits it. There is no `toolautosubmit`.
  */
 import type { SalesFormContent } from '../content/frontmatter.ts'
-import type { FieldControl, LeadChoices, LeadFieldName, LeadFormErrors, LeadFormValues } from './form-fields.ts'
-import { FILL_TIME_FIELD, HONEYPOT_FIELD, LEAD_FORM_ID, LEAD_FORM_PATH } from './form-fields.ts'
+import type { FieldControl, LeadChoices, LeadFieldName, LeadFormErrors, LeadFormFilling, LeadFormValues } from './form-fields.ts'
+import { AGENT_FILL_FIELD, FILL_TIME_FIELD, HONEYPOT_FIELD, LEAD_FORM_ID, LEAD_FORM_PATH, LEAD_FORM_TOOL_NAME } from './form-fields.ts'
 
 /** Where the block starts and ends in a page's HTML, so the route's answer can put another in its place. */
 export const LEAD_SLOT_START = `<!--${LEAD_FORM_ID}-->`
@@ -47,14 +47,12 @@ export interface LeadFormView {
 
 /** What the block shows: the empty form, the form again with the visitor's values and messages, or a notice. */
 export type LeadSlotState =
-  | { kind: 'form'; values?: LeadFormValues; errors?: LeadFormErrors; message?: string }
+  | { kind: 'form'; values?: LeadFormValues; errors?: LeadFormErrors; message?: string; filling?: LeadFormFilling }
   | { kind: 'notice'; title: string; text: string }
 
 export const EMPTY_FORM: LeadSlotState = { kind: 'form' }
 
 const RETENTION_PLACEHOLDER = /\{\{\s*retention_days\s*\}\}/g
-
-export const LEAD_FORM_TOOL_NAME = 'talk_to_sales'
 
 const AUTOCOMPLETE: Partial<Record<LeadFieldName, string>> = { name: 'name', email: 'email', company: 'organization' }
 const CONTROL: Record<LeadFieldName, LeadFormFieldView['control']> = {
@@ -172,7 +170,13 @@ function renderField(field: LeadFormFieldView, value: string, error: string | un
   )
 }
 
-function renderForm(view: LeadFormView, values: LeadFormValues, errors: LeadFormErrors, message: string | undefined): string {
+function renderForm(
+  view: LeadFormView,
+  values: LeadFormValues,
+  errors: LeadFormErrors,
+  message: string | undefined,
+  filling: LeadFormFilling | undefined,
+): string {
   const headingId = `${LEAD_FORM_ID}-heading`
   const wrong = view.fields.filter((field) => errors[field.name]).length
   const text =
@@ -193,7 +197,9 @@ function renderForm(view: LeadFormView, values: LeadFormValues, errors: LeadForm
     // Off-screen: people never fill it; scripts that fill every field do.
     `<p class="lead-trap"><label for="lead-${HONEYPOT_FIELD}">Leave this field empty</label>` +
     `<input id="lead-${HONEYPOT_FIELD}" name="${HONEYPOT_FIELD}" type="text" tabindex="-1" autocomplete="off" value=""></p>` +
-    `<input type="hidden" name="${FILL_TIME_FIELD}" value="">` +
+    // Shown again, the form carries how it was filled so far: the time goes on from there.
+    `<input type="hidden" name="${FILL_TIME_FIELD}"${attribute('value', filling?.fillMs ?? '')}>` +
+    `<input type="hidden" name="${AGENT_FILL_FIELD}"${attribute('value', filling?.filledBy ?? '')}>` +
     `<p class="lead-privacy">${escapeHtml(view.privacy)}</p>` +
     `<p><button class="button" type="submit">${escapeHtml(view.submitLabel)}</button></p>` +
     '</form>'
@@ -217,7 +223,7 @@ export function renderLeadFormSlot(view: LeadFormView, state: LeadSlotState): st
     state.kind === 'notice'
       ? renderNotice(view, state.title, state.text)
       : view.available
-        ? renderForm(view, state.values ?? {}, state.errors ?? {}, state.message)
+        ? renderForm(view, state.values ?? {}, state.errors ?? {}, state.message, state.filling)
         : // Without a durable store the page offers the email card only; the route's notices fill the slot.
           ''
   return `${LEAD_SLOT_START}${inner}${LEAD_SLOT_END}`

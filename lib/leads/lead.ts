@@ -1,8 +1,8 @@
 /**
  * A sales lead as the contact form hands it to the lead store: the form's fields after the server's
- * check, and what the site adds (when, from which page, the address as a salted hash, spam or not).
- * The form (lib/leads/form*) produces it; the store and delivery (lib/leads/store*, delivery*) keep and
- * send it on. Nothing else about the visitor is kept.
+ * check, and what the site adds (when, from which page, the address as a salted hash, why it looks
+ * like spam if it does). The form (lib/leads/form*) produces it; the store and delivery
+ * (lib/leads/store*, delivery*) keep and send it on. Nothing else about the visitor is kept.
  */
 export interface LeadFields {
   name: string
@@ -18,6 +18,14 @@ export interface LeadFields {
   plan: string | null
 }
 
+/**
+ * Why a lead was held as suspected spam: the hidden field people never fill was filled (`honeypot`),
+ * or the form went out faster than a person types (`too-fast`). `unrecorded`: held before reasons
+ * were kept.
+ */
+export const SPAM_REASONS = ['honeypot', 'too-fast', 'unrecorded'] as const
+export type SpamReason = (typeof SPAM_REASONS)[number]
+
 export interface NewLead {
   fields: LeadFields
   /** When the site received the submission. */
@@ -26,8 +34,8 @@ export interface NewLead {
   sourcePage: string
   /** The client address as a salted hash: enough to count submissions per address, never the address. */
   addressHash: string
-  /** Marked by the honeypot or the minimum fill time: stored for the record, never delivered. */
-  spam: boolean
+  /** Null for a lead; else why it is held as suspected spam: stored for the record, delivered only once released. */
+  spamReason: SpamReason | null
 }
 
 export interface SavedLead {
@@ -39,4 +47,9 @@ export interface SavedLead {
 /** Where leads are kept. `save` resolves only once the lead is durably stored. */
 export interface LeadStore {
   save(lead: NewLead): Promise<SavedLead>
+  /**
+   * The salt of the address hashes, the same for every process that shares the store: created on
+   * first use and kept in the store, so a limit per address holds across instances and restarts.
+   */
+  addressSalt(): Promise<string>
 }

@@ -2,19 +2,24 @@
  * Leads as CSV (RFC 4180: every cell quoted, quotes doubled, CRLF between records) for a spreadsheet.
  * A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return would be read as a formula by
  * Excel, Sheets or LibreOffice (formula injection: a "name" that runs `=HYPERLINK(…)`), so it gets a
- * leading `'`, which spreadsheets show as text and hide. Everything else is exported exactly as stored.
+ * leading `'`, which spreadsheets show as text and hide. A control character is written out as `\u001B`
+ * (lib/leads/control-characters.ts; the goal keeps its tabs and line breaks). Everything else is
+ * exported exactly as stored.
  */
+import { escapeControls } from './control-characters.ts'
 import { DESTINATIONS, type DeliveryState, type StoredLead } from './lead-archive.ts'
 
 const FORMULA_START = /^[=+\-@\t\r]/
 
-export function csvCell(value: string): string {
-  const guarded = FORMULA_START.test(value) ? `'${value}` : value
+export function csvCell(value: string, options: { lineBreaks?: boolean } = {}): string {
+  const shown = escapeControls(value, options)
+  const guarded = FORMULA_START.test(shown) ? `'${shown}` : shown
   return `"${guarded.replaceAll('"', '""')}"`
 }
 
-export function csvRow(cells: readonly string[]): string {
-  return `${cells.map(csvCell).join(',')}\r\n`
+/** A record; the cells at `multiLine` positions keep their tabs and line breaks. */
+export function csvRow(cells: readonly string[], multiLine: ReadonlySet<number> = new Set()): string {
+  return `${cells.map((cell, index) => csvCell(cell, { lineBreaks: multiLine.has(index) })).join(',')}\r\n`
 }
 
 export const LEAD_CSV_HEADER = [
@@ -40,24 +45,29 @@ export function describeDelivery(state: DeliveryState | undefined): string {
   return `${state.state} (${state.attempts} attempt${state.attempts === 1 ? '' : 's'}${last})`
 }
 
+const GOAL_COLUMN = new Set([LEAD_CSV_HEADER.indexOf('goal')])
+
 export function leadsCsv(leads: readonly StoredLead[]): string {
   let csv = csvRow(LEAD_CSV_HEADER)
   for (const lead of leads) {
     const { fields } = lead
-    csv += csvRow([
-      lead.id,
-      lead.receivedAt.toISOString(),
-      fields.name,
-      fields.email,
-      fields.company,
-      fields.teamSize,
-      fields.goal,
-      fields.topic,
-      fields.plan ?? '',
-      lead.sourcePage,
-      lead.spam ? 'yes' : 'no',
-      ...DESTINATIONS.map((destination) => describeDelivery(lead.deliveries[destination])),
-    ])
+    csv += csvRow(
+      [
+        lead.id,
+        lead.receivedAt.toISOString(),
+        fields.name,
+        fields.email,
+        fields.company,
+        fields.teamSize,
+        fields.goal,
+        fields.topic,
+        fields.plan ?? '',
+        lead.sourcePage,
+        lead.spamReason ?? 'no',
+        ...DESTINATIONS.map((destination) => describeDelivery(lead.deliveries[destination])),
+      ],
+      GOAL_COLUMN,
+    )
   }
   return csv
 }

@@ -8,61 +8,82 @@
  * arrived, so a commit is synced to disk before `save` resolves. The cost, one fsync per commit, is
  * shared: saves that arrive in the same turn of the event loop are written in one transaction
  * (group commit), so 50 concurrent submissions cost a few fsyncs, not 50.
+ *
+ * The file holds personal data: it is created readable by its owner only (0600, and SQLite gives its
+ * -wal and -shm files the same mode), in a directory the store creates 0700, and `secure_delete`
+ * overwrites what a purge deletes instead of leaving it in free pages.
  */
-import { mkdirSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync } from 'node:fs'
 import path from 'node:path'
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite'
-import type { NewLead, SavedLead } from './lead.ts'
-import { duplicateKey, newLeadId } from './store-keys.ts'
+import { DatabaseSync } from 'node:sqlite'
+import type { NewLead, SavedLead, SpamReason } from './lead.ts'
+import { duplicateKey, newAddressSalt, newLeadId, newLeaseToken } from './store-keys.ts'
 import {
   type AttemptRecord,
   type ClaimedDelivery,
   type ClaimOptions,
+  DELIVERY_RATE_WINDOW_MS,
   DESTINATIONS,
   type DeliveryState,
   type Destination,
   DUPLICATE_WINDOW_MS,
   type LeadArchive,
+  type ReleaseResult,
   type StoredLead,
 } from './lead-archive.ts'
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS leads (
-  id TEXT PRIMARY KEY,
-  received_at INTEGER NOT NULL,
-  source_page TEXT NOT NULL,
-  address_hash TEXT NOT NULL,
-  spam INTEGER NOT NULL CHECK (spam IN (0, 1)),
-  name TEXT NOT NULL,
-  email TEXT NOT NULL,
-  company TEXT NOT NULL,
-  team_size TEXT NOT NULL,
-  goal TEXT NOT NULL,
-  topic TEXT NOT NULL,
-  plan TEXT,
-  duplicate_key TEXT NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS leads_by_duplicate_key ON leads (duplicate_key, received_at);
-CREATE INDEX IF NOT EXISTS leads_by_received_at ON leads (received_at);
-CREATE TABLE IF NOT EXISTS deliveries (
-  lead_id TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
-  destination TEXT NOT NULL,
-  state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
-  attempts INTEGER NOT NULL,
-  next_attempt_at INTEGER,
-  last_outcome TEXT,
-  delivered_at INTEGER,
-  PRIMARY KEY (lead_id, destination)
-) STRICT;
-CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (state, next_attempt_at);
-`
+/**
+ * The schema, one step per version (`PRAGMA user_version`): a file is brought up to date when it is
+ * opened, whatever version wrote it. Files made before versions were recorded have the first step's
+ * tables already (it creates them only if missing).
+ */
+const MIGRATIONS = [
+  `CREATE TABLE IF NOT EXISTS leads (
+    id TEXT PRIMARY KEY,
+    received_at INTEGER NOT NULL,
+    source_page TEXT NOT NULL,
+    address_hash TEXT NOT NULL,
+    spam INTEGER NOT NULL CHECK (spam IN (0, 1)),
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    company TEXT NOT NULL,
+    team_size TEXT NOT NULL,
+    goal TEXT NOT NULL,
+    topic TEXT NOT NULL,
+    plan TEXT,
+    duplicate_key TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS leads_by_duplicate_key ON leads (duplicate_key, received_at);
+  CREATE INDEX IF NOT EXISTS leads_by_received_at ON leads (received_at);
+  CREATE TABLE IF NOT EXISTS deliveries (
+    lead_id TEXT NOT NULL REFERENCES leads (id) ON DELETE CASCADE,
+    destination TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL,
+    next_attempt_at INTEGER,
+    last_outcome TEXT,
+    delivered_at INTEGER,
+    PRIMARY KEY (lead_id, destination)
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (state, next_attempt_at);`,
+  // Why spam is held (and spam's duplicate keys apart from leads'); a lease per attempt with its
+  // fencing token; when each attempt started, for the bound per minute; the store's own settings.
+  `ALTER TABLE leads ADD COLUMN spam_reason TEXT;
+  UPDATE leads SET spam_reason = 'unrecorded', duplicate_key = 'spam:' || duplicate_key WHERE spam = 1;
+  ALTER TABLE leads DROP COLUMN spam;
+  ALTER TABLE deliveries ADD COLUMN lease_token TEXT;
+  ALTER TABLE deliveries ADD COLUMN lease_until INTEGER;
+  ALTER TABLE deliveries ADD COLUMN started_at INTEGER;
+  CREATE INDEX deliveries_started ON deliveries (destination, started_at);
+  CREATE TABLE store_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;`,
+]
 
 interface LeadRow {
   id: string
   received_at: number
   source_page: string
   address_hash: string
-  spam: number
+  spam_reason: SpamReason | null
   name: string
   email: string
   company: string
@@ -90,14 +111,84 @@ interface PendingSave {
 
 export function openSqliteLeadArchive(file: string, destinations: readonly Destination[]): LeadArchive {
   const absolute = path.resolve(file)
-  mkdirSync(path.dirname(absolute), { recursive: true })
+  mkdirSync(path.dirname(absolute), { recursive: true, mode: 0o700 })
+  // Created before SQLite opens it, so that it is created 0600; an existing file keeps its mode.
+  closeSync(openSync(absolute, 'a', 0o600))
   // `timeout`: another process (the CLI, a second instance) holding the write lock is waited for, not failed.
   const db = new DatabaseSync(absolute, { timeout: 5_000 })
   db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA synchronous = FULL')
   db.exec('PRAGMA foreign_keys = ON')
-  db.exec(SCHEMA)
+  db.exec('PRAGMA secure_delete = ON')
+  migrate(db, absolute)
   return new SqliteLeadArchive(db, destinations)
+}
+
+function migrate(db: DatabaseSync, file: string): void {
+  const version = () => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version
+  if (version() === MIGRATIONS.length) return
+  db.exec('BEGIN IMMEDIATE')
+  try {
+    // Read again under the write lock: another process may have brought the file up to date meanwhile.
+    const from = version()
+    if (from > MIGRATIONS.length) throw new Error(`${file} was written by a newer version of the site (schema ${from})`)
+    for (const step of MIGRATIONS.slice(from)) db.exec(step)
+    db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`)
+    db.exec('COMMIT')
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK')
+    throw error
+  }
+}
+
+/** Every statement the store runs, prepared once per connection. */
+function prepareStatements(db: DatabaseSync) {
+  return {
+    findDuplicate: db.prepare('SELECT id FROM leads WHERE duplicate_key = ? AND received_at >= ? ORDER BY received_at LIMIT 1'),
+    insertLead: db.prepare(
+      `INSERT INTO leads (id, received_at, source_page, address_hash, spam_reason, name, email, company, team_size, goal, topic, plan, duplicate_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertDelivery: db.prepare(
+      `INSERT OR IGNORE INTO deliveries (lead_id, destination, state, attempts, next_attempt_at) VALUES (?, ?, 'pending', 0, ?)`,
+    ),
+    lead: db.prepare('SELECT * FROM leads WHERE id = ?'),
+    deliveriesOf: db.prepare('SELECT * FROM deliveries WHERE lead_id = ?'),
+    startedSince: db.prepare('SELECT COUNT(*) AS started FROM deliveries WHERE destination = ? AND started_at > ?'),
+    due: db.prepare(
+      `SELECT lead_id, attempts FROM deliveries
+       WHERE destination = ? AND state = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+       ORDER BY next_attempt_at LIMIT ?`,
+    ),
+    dueOfLead: db.prepare(
+      `SELECT lead_id, attempts FROM deliveries
+       WHERE destination = ? AND state = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?) AND lead_id = ?
+       LIMIT ?`,
+    ),
+    lease: db.prepare('UPDATE deliveries SET lease_token = ?, lease_until = ?, started_at = ? WHERE lead_id = ? AND destination = ?'),
+    recordDelivered: db.prepare(
+      `UPDATE deliveries SET state = 'delivered', attempts = attempts + 1, next_attempt_at = NULL, last_outcome = 'delivered', delivered_at = ?,
+         lease_token = NULL, lease_until = NULL
+       WHERE lead_id = ? AND destination = ? AND lease_token = ?`,
+    ),
+    recordFailed: db.prepare(
+      `UPDATE deliveries SET state = ?, attempts = attempts + 1, next_attempt_at = ?, last_outcome = ?, lease_token = NULL, lease_until = NULL
+       WHERE lead_id = ? AND destination = ? AND lease_token = ?`,
+    ),
+    requeue: db.prepare(
+      `UPDATE deliveries SET state = 'pending', next_attempt_at = ?
+       WHERE destination = ? AND state <> 'delivered' AND (lease_until IS NULL OR lease_until <= ?)`,
+    ),
+    addMissing: db.prepare(
+      `INSERT INTO deliveries (lead_id, destination, state, attempts, next_attempt_at)
+       SELECT id, ?, 'pending', 0, ? FROM leads
+       WHERE spam_reason IS NULL AND id NOT IN (SELECT lead_id FROM deliveries WHERE destination = ?)`,
+    ),
+    release: db.prepare('UPDATE leads SET spam_reason = NULL, duplicate_key = ? WHERE id = ?'),
+    purge: db.prepare('DELETE FROM leads WHERE received_at < ?'),
+    insertSetting: db.prepare('INSERT OR IGNORE INTO store_settings (name, value) VALUES (?, ?)'),
+    setting: db.prepare('SELECT value FROM store_settings WHERE name = ?'),
+  }
 }
 
 class SqliteLeadArchive implements LeadArchive {
@@ -105,23 +196,13 @@ class SqliteLeadArchive implements LeadArchive {
   readonly #db: DatabaseSync
   readonly #destinations: readonly Destination[]
   #queue: PendingSave[] = []
-  readonly #statements
+  #salt: string | undefined
+  readonly #statements: ReturnType<typeof prepareStatements>
 
   constructor(db: DatabaseSync, destinations: readonly Destination[]) {
     this.#db = db
     this.#destinations = destinations
-    this.#statements = {
-      findDuplicate: db.prepare('SELECT id FROM leads WHERE duplicate_key = ? AND received_at >= ? ORDER BY received_at LIMIT 1'),
-      insertLead: db.prepare(
-        `INSERT INTO leads (id, received_at, source_page, address_hash, spam, name, email, company, team_size, goal, topic, plan, duplicate_key)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      insertDelivery: db.prepare(
-        `INSERT OR IGNORE INTO deliveries (lead_id, destination, state, attempts, next_attempt_at) VALUES (?, ?, 'pending', 0, ?)`,
-      ),
-      lead: db.prepare('SELECT * FROM leads WHERE id = ?'),
-      deliveriesOf: db.prepare('SELECT * FROM deliveries WHERE lead_id = ?'),
-    }
+    this.#statements = prepareStatements(db)
   }
 
   save(lead: NewLead): Promise<SavedLead> {
@@ -148,7 +229,7 @@ class SqliteLeadArchive implements LeadArchive {
   }
 
   #insert(lead: NewLead): SavedLead {
-    const key = duplicateKey(lead.fields)
+    const key = duplicateKey(lead.fields, lead.spamReason !== null)
     const received = lead.receivedAt.getTime()
     const earlier = this.#statements.findDuplicate.get(key, received - DUPLICATE_WINDOW_MS) as { id: string } | undefined
     if (earlier) return { id: earlier.id, duplicate: true }
@@ -159,7 +240,7 @@ class SqliteLeadArchive implements LeadArchive {
       received,
       lead.sourcePage,
       lead.addressHash,
-      lead.spam ? 1 : 0,
+      lead.spamReason,
       fields.name,
       fields.email,
       fields.company,
@@ -169,7 +250,7 @@ class SqliteLeadArchive implements LeadArchive {
       fields.plan,
       key,
     )
-    if (!lead.spam) for (const destination of this.#destinations) this.#statements.insertDelivery.run(id, destination, received)
+    if (lead.spamReason === null) for (const destination of this.#destinations) this.#statements.insertDelivery.run(id, destination, received)
     return { id, duplicate: false }
   }
 
@@ -186,6 +267,14 @@ class SqliteLeadArchive implements LeadArchive {
     }
   }
 
+  async addressSalt(): Promise<string> {
+    this.#salt ??= this.#transaction(() => {
+      this.#statements.insertSetting.run('address_salt', newAddressSalt())
+      return (this.#statements.setting.get('address_salt') as { value: string }).value
+    })
+    return this.#salt
+  }
+
   async list(): Promise<StoredLead[]> {
     const leads = this.#db.prepare('SELECT * FROM leads ORDER BY received_at, id').all() as unknown as LeadRow[]
     const deliveries = this.#db.prepare('SELECT * FROM deliveries').all() as unknown as DeliveryRow[]
@@ -196,28 +285,27 @@ class SqliteLeadArchive implements LeadArchive {
 
   async claim(options: ClaimOptions): Promise<ClaimedDelivery[]> {
     const now = options.now.getTime()
-    const conditions = ["state = 'pending'"]
-    const params: SQLInputValue[] = []
-    conditions.push('next_attempt_at <= ?')
-    params.push(now)
-    if (options.leadId !== undefined) {
-      conditions.push('lead_id = ?')
-      params.push(options.leadId)
-    }
-    const claimed = this.#transaction(() => {
-      const rows = this.#db
-        .prepare(`SELECT lead_id, destination, attempts FROM deliveries WHERE ${conditions.join(' AND ')} ORDER BY next_attempt_at LIMIT ?`)
-        .all(...params, options.limit) as unknown as Array<Pick<DeliveryRow, 'lead_id' | 'destination' | 'attempts'>>
-      const lease = this.#db.prepare('UPDATE deliveries SET next_attempt_at = ? WHERE lead_id = ? AND destination = ?')
-      for (const row of rows) lease.run(now + options.leaseMs, row.lead_id, row.destination)
-      return rows
+    return this.#transaction(() => {
+      const claimed: ClaimedDelivery[] = []
+      for (const destination of this.#destinations) {
+        const started = (this.#statements.startedSince.get(destination, now - DELIVERY_RATE_WINDOW_MS) as { started: number }).started
+        const room = Math.min(options.perMinute - started, options.limit - claimed.length)
+        if (room <= 0) continue
+        const rows = (options.leadId === undefined
+          ? this.#statements.due.all(destination, now, now, room)
+          : this.#statements.dueOfLead.all(destination, now, now, options.leadId, room)) as unknown as Array<
+          Pick<DeliveryRow, 'lead_id' | 'attempts'>
+        >
+        for (const row of rows) {
+          const lead = this.#read(row.lead_id)
+          if (!lead) continue
+          const lease = newLeaseToken()
+          this.#statements.lease.run(lease, now + options.leaseMs, now, row.lead_id, destination)
+          claimed.push({ lead, destination, attempts: row.attempts, lease })
+        }
+      }
+      return claimed
     })
-    const result: ClaimedDelivery[] = []
-    for (const row of claimed) {
-      const lead = this.#read(row.lead_id)
-      if (lead && isDestination(row.destination)) result.push({ lead, destination: row.destination, attempts: row.attempts })
-    }
-    return result
   }
 
   #read(id: string): StoredLead | null {
@@ -225,47 +313,49 @@ class SqliteLeadArchive implements LeadArchive {
     return row ? toStoredLead(row, this.#statements.deliveriesOf.all(id) as unknown as DeliveryRow[]) : null
   }
 
-  async record(leadId: string, destination: Destination, attempt: AttemptRecord): Promise<void> {
-    if (attempt.delivered) {
-      this.#db
-        .prepare(
-          `UPDATE deliveries SET state = 'delivered', attempts = attempts + 1, next_attempt_at = NULL, last_outcome = 'delivered', delivered_at = ?
-           WHERE lead_id = ? AND destination = ?`,
+  async record(claim: ClaimedDelivery, attempt: AttemptRecord): Promise<boolean> {
+    const { lead, destination, lease } = claim
+    const result = attempt.delivered
+      ? this.#statements.recordDelivered.run(attempt.at.getTime(), lead.id, destination, lease)
+      : this.#statements.recordFailed.run(
+          attempt.nextAttemptAt ? 'pending' : 'failed',
+          attempt.nextAttemptAt?.getTime() ?? null,
+          attempt.outcome,
+          lead.id,
+          destination,
+          lease,
         )
-        .run(attempt.at.getTime(), leadId, destination)
-      return
-    }
-    this.#db
-      .prepare(
-        'UPDATE deliveries SET state = ?, attempts = attempts + 1, next_attempt_at = ?, last_outcome = ? WHERE lead_id = ? AND destination = ?',
-      )
-      .run(attempt.nextAttemptAt ? 'pending' : 'failed', attempt.nextAttemptAt?.getTime() ?? null, attempt.outcome, leadId, destination)
+    return Number(result.changes) === 1
   }
 
   async requeue(destinations: readonly Destination[], now: Date): Promise<number> {
+    const at = now.getTime()
     return this.#transaction(() => {
       let changed = 0
       for (const destination of destinations) {
-        changed += Number(
-          this.#db
-            .prepare(`UPDATE deliveries SET state = 'pending', next_attempt_at = ? WHERE destination = ? AND state <> 'delivered'`)
-            .run(now.getTime(), destination).changes,
-        )
-        changed += Number(
-          this.#db
-            .prepare(
-              `INSERT INTO deliveries (lead_id, destination, state, attempts, next_attempt_at)
-               SELECT id, ?, 'pending', 0, ? FROM leads WHERE spam = 0 AND id NOT IN (SELECT lead_id FROM deliveries WHERE destination = ?)`,
-            )
-            .run(destination, now.getTime(), destination).changes,
-        )
+        changed += Number(this.#statements.requeue.run(at, destination, at).changes)
+        changed += Number(this.#statements.addMissing.run(destination, at, destination).changes)
       }
       return changed
     })
   }
 
+  async release(id: string, destinations: readonly Destination[], now: Date): Promise<ReleaseResult> {
+    return this.#transaction(() => {
+      const row = this.#statements.lead.get(id) as unknown as LeadRow | undefined
+      if (!row) return 'not-found'
+      if (row.spam_reason === null) return 'not-spam'
+      this.#statements.release.run(duplicateKey(row, false), id)
+      for (const destination of destinations) this.#statements.insertDelivery.run(id, destination, now.getTime())
+      return 'released'
+    })
+  }
+
   async purge(before: Date): Promise<number> {
-    return Number(this.#db.prepare('DELETE FROM leads WHERE received_at < ?').run(before.getTime()).changes)
+    const purged = Number(this.#statements.purge.run(before.getTime()).changes)
+    // secure_delete has overwritten the pages in the database; the WAL file still holds their old images until it is reset.
+    if (purged > 0) this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    return purged
   }
 
   async close(): Promise<void> {
@@ -304,7 +394,7 @@ function toStoredLead(row: LeadRow, deliveries: DeliveryRow[]): StoredLead {
     receivedAt: new Date(row.received_at),
     sourcePage: row.source_page,
     addressHash: row.address_hash,
-    spam: row.spam === 1,
+    spamReason: row.spam_reason,
     deliveries: states,
   }
 }

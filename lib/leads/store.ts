@@ -2,12 +2,11 @@
  * The lead store: what the contact form saves to, what delivery and `npm run leads` read. One decision,
  * made from the settings (lib/env.ts `config.leads.store`): Upstash Redis when configured, so every
  * `npm start` instance and every Vercel function share the leads; else an SQLite file beside the site;
- * on Vercel without Upstash no store at all (`null`), and the form is not offered.
+ * on Vercel without Upstash no store at all (`null`), and the form is not offered. The Upstash client
+ * library is loaded only when Upstash is configured (lib/on-demand.ts).
  */
 import type { SiteConfig } from '../env.ts'
 import { processSingleton } from '../process-singleton.ts'
-import { createUpstashRedis } from '../redis/upstash-client.ts'
-import type { LeadStore, NewLead, SavedLead } from './lead.ts'
 import { DESTINATIONS, type Destination, type LeadArchive } from './lead-archive.ts'
 import { openSqliteLeadArchive } from './store-sqlite.ts'
 import { UpstashLeadArchive } from './store-upstash.ts'
@@ -15,22 +14,29 @@ import { UpstashLeadArchive } from './store-upstash.ts'
 /** Deadline of one Upstash call of the lead store: longer than the quota's, since a lead cannot fail open. */
 export const LEAD_STORE_UPSTASH_TIMEOUT_MS = 5_000
 
-/** Which store the settings name, decided without opening anything (the build decides whether to show the form). */
-export function leadStoreKind(config: SiteConfig): 'sqlite' | 'upstash' | null {
-  return config.leads.store?.kind ?? null
-}
-
 /**
- * The build's warning when there is no durable store (Vercel without Upstash): the contact form is not
- * offered rather than thanking visitors for messages that would be lost with the function instance.
+ * The build's warnings about leads on Vercel: without Upstash there is no durable store (a function's
+ * disk does not last), so the contact form is not offered rather than thanking visitors for messages
+ * that would be lost; without CRON_SECRET the daily cron run that retries deliveries and purges old
+ * leads is refused.
  */
-export function noLeadStoreWarning(config: SiteConfig): string | undefined {
-  if (config.leads.store) return undefined
-  return (
-    '[leads] Warning: Vercel without Upstash Redis (UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or KV_REST_API_URL ' +
-    "and KV_REST_API_TOKEN): leads have no durable store — a function's disk does not last — so /contact offers no " +
-    'contact form. Add an Upstash Redis integration to receive leads.'
-  )
+export function leadDeploymentWarnings(config: SiteConfig): string[] {
+  if (!config.onVercel) return []
+  if (!config.leads.store) {
+    return [
+      '[leads] Warning: Vercel without Upstash Redis (UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or KV_REST_API_URL ' +
+        "and KV_REST_API_TOKEN): leads have no durable store — a function's disk does not last — so /contact offers no " +
+        'contact form. Add an Upstash Redis integration to receive leads.',
+    ]
+  }
+  if (!config.cronSecret) {
+    return [
+      '[leads] Warning: CRON_SECRET is unset, so Vercel Cron cannot run /api/cron/deliver-leads (it answers 401): deliveries ' +
+        'that failed are retried only when another lead arrives, and leads older than LEADS_RETENTION_DAYS are not purged. ' +
+        'Set CRON_SECRET to a random string of 16+ characters.',
+    ]
+  }
+  return []
 }
 
 /** The destinations configured in the settings. */
@@ -42,20 +48,8 @@ export function configuredDestinations(config: SiteConfig): Destination[] {
 export function leadStoreFor(config: SiteConfig): LeadArchive | null {
   const setting = config.leads.store
   if (!setting) return null
-  const destinations = configuredDestinations(config)
-  if (setting.kind === 'sqlite') {
-    return processSingleton(`lead-store:sqlite:${setting.path}:${destinations.join(',')}`, () => openSqliteLeadArchive(setting.path, destinations))
-  }
-  const { upstash, redisKeyPrefix } = config
-  if (!upstash) return null
-  return processSingleton(
-    `lead-store:upstash:${upstash.url}:${redisKeyPrefix}:${destinations.join(',')}`,
-    () =>
-      new UpstashLeadArchive(createUpstashRedis({ url: upstash.url, token: upstash.token, timeoutMs: LEAD_STORE_UPSTASH_TIMEOUT_MS }), {
-        prefix: `${redisKeyPrefix}:leads`,
-        destinations,
-      }),
-  )
+  const where = setting.kind === 'sqlite' ? setting.path : `${config.upstash?.url}:${config.redisKeyPrefix}`
+  return processSingleton(`lead-store:${setting.kind}:${where}:${configuredDestinations(config).join(',')}`, () => openLeadStore(config))
 }
 
 /** Opens a store of its own (the CLI, tests): the caller closes it. */
@@ -64,14 +58,13 @@ export function openLeadStore(config: SiteConfig, options: { upstashTimeoutMs?: 
   if (!setting) return null
   const destinations = configuredDestinations(config)
   if (setting.kind === 'sqlite') return openSqliteLeadArchive(setting.path, destinations)
-  if (!config.upstash) return null
-  const redis = createUpstashRedis({
-    url: config.upstash.url,
-    token: config.upstash.token,
-    timeoutMs: options.upstashTimeoutMs ?? LEAD_STORE_UPSTASH_TIMEOUT_MS,
-  })
-  return new UpstashLeadArchive(redis, { prefix: `${config.redisKeyPrefix}:leads`, destinations })
+  const { upstash } = config
+  if (!upstash) return null
+  const client = import('../redis/upstash-client.ts').then(({ createUpstashRedis }) =>
+    createUpstashRedis({ url: upstash.url, token: upstash.token, timeoutMs: options.upstashTimeoutMs ?? LEAD_STORE_UPSTASH_TIMEOUT_MS }),
+  )
+  return new UpstashLeadArchive(client, { prefix: `${config.redisKeyPrefix}:leads`, destinations })
 }
 
-export type { LeadStore, NewLead, SavedLead }
+export type { LeadStore, NewLead, SavedLead } from './lead.ts'
 export type { LeadArchive, StoredLead, DeliveryState, Destination } from './lead-archive.ts'

@@ -7,18 +7,21 @@
  *   Back never posts twice; delivery starts after the answer (`deliver`, which the caller runs).
  * - A mistake answers 422 with the contact page, the form filled in as typed and a message at each
  *   wrong field, rendered by the form's one renderer (lib/leads/form-page.ts).
- * - Spam (the honeypot, or a submit faster than a person types) is stored with spam: true, never
- *   delivered, and answered like any other good submission: a person never sees an error for it.
+ * - Suspected spam (the honeypot, or a submit faster than a person types) is stored with its reason,
+ *   delivered only if the operator releases it, and answered like any other good submission. A form
+ *   shown again (after a mistake, a limit or an outage) carries the time already spent filling it, and
+ *   a form the browser's agent filled is not judged by its speed: a person is never taken for a script.
  * - What is not a form post from this site gets a page that says so: 405 (with Allow), 403 for a
  *   cross-site post, 415, 413, 429 with Retry-After, 503 where leads cannot be kept durably.
  *
  * Only the outcome leaves this module for logs and metrics (`LeadFormOutcome`), never a field.
  */
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { readBodyText, type AgentRequest } from '../http/agent-request.ts'
 import type { HttpAnswer } from '../http/http-answer.ts'
+import { quotaBucketKey } from '../net/ip-address.ts'
 import type { Site } from '../site.ts'
-import { checkLeadForm, LEAD_FORM_MAX_BODY_BYTES, LEAD_THANKS_PATH, looksLikeSpam, readLeadForm } from './form-fields.ts'
+import { checkLeadForm, LEAD_FORM_MAX_BODY_BYTES, LEAD_THANKS_PATH, readLeadForm, spamReasonOf } from './form-fields.ts'
 import type { LeadSlotState } from './form-html.ts'
 import type { LeadForm } from './form.ts'
 import { retryAfterSeconds, type LeadFormLimit } from './form-limit.ts'
@@ -62,13 +65,13 @@ export const LEAD_FORM_METHODS = 'POST'
 const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded'
 const encoder = new TextEncoder()
 
-/** Used when LEADS_ADDRESS_SALT is unset: hashes then compare within this process only. */
-const processSalt = randomBytes(32).toString('hex')
-
-/** The client address as kept with a lead: a salted SHA-256, never the address. */
-export function hashClientAddress(address: string | null, salt: string | null): string {
+/**
+ * The client as kept with a lead and counted by the limit: a salted SHA-256 of its quota bucket (an
+ * IPv4 address, or the /64 of an IPv6 address, as the agent quota counts them), never the address.
+ */
+export function hashClientAddress(address: string | null, salt: string): string {
   return createHash('sha256')
-    .update(`${salt ?? processSalt}\n${address ?? 'unknown'}`)
+    .update(`${salt}\n${quotaBucketKey(address)}`)
     .digest('hex')
 }
 
@@ -128,11 +131,22 @@ export async function answerLeadForm(request: AgentRequest, context: LeadFormCon
     return result('too-large', page(413, notice('Your message is too long for the form', `Please shorten it, or send it to ${email}.`)))
   }
   const submitted = readLeadForm(body.text)
-  const verdict = checkLeadForm(submitted.values, form.schema)
-  if (!verdict.ok) return result('invalid', page(422, { kind: 'form', values: submitted.values, errors: verdict.errors }))
+  const { values, filling } = submitted
+  const verdict = checkLeadForm(values, form.schema)
+  if (!verdict.ok) return result('invalid', page(422, { kind: 'form', values, errors: verdict.errors, filling }))
 
   const now = context.now?.() ?? new Date()
-  const addressHash = hashClientAddress(context.clientAddress, site.config.leads.addressSalt)
+  const storeFailed = () => {
+    // Not stored, so not acknowledged: the visitor keeps what they typed and learns where else to send it.
+    const message = `We could not take your message just now, so nothing was sent. Please try again in a minute, or write to ${email}.`
+    return result('store-failed', page(503, { kind: 'form', values, message, filling }, [['Retry-After', '60']]))
+  }
+  let addressHash: string
+  try {
+    addressHash = hashClientAddress(context.clientAddress, site.config.leads.addressSalt ?? (await context.store.addressSalt()))
+  } catch {
+    return storeFailed()
+  }
   const decision = await context.limit.consume(addressHash)
   if (!decision.allowed) {
     const seconds = retryAfterSeconds(decision, now.getTime())
@@ -140,18 +154,16 @@ export async function answerLeadForm(request: AgentRequest, context: LeadFormCon
     const message =
       `You have sent this form several times in a short while. Nothing was sent this time: please try again in ` +
       `${minutes === 1 ? 'a minute' : `${minutes} minutes`}, or write to ${email}.`
-    return result('limited', page(429, { kind: 'form', values: submitted.values, message }, [['Retry-After', String(seconds)]]))
+    return result('limited', page(429, { kind: 'form', values, message, filling }, [['Retry-After', String(seconds)]]))
   }
-  const spam = looksLikeSpam(submitted)
+  const spamReason = spamReasonOf(submitted)
   let saved: { id: string; duplicate: boolean }
   try {
-    saved = await context.store.save({ fields: verdict.fields, receivedAt: now, sourcePage: '/contact', addressHash, spam })
+    saved = await context.store.save({ fields: verdict.fields, receivedAt: now, sourcePage: '/contact', addressHash, spamReason })
   } catch {
-    // Not stored, so not acknowledged: the visitor keeps what they typed and learns where else to send it.
-    const message = `We could not take your message just now, so nothing was sent. Please try again in a minute, or write to ${email}.`
-    return result('store-failed', page(503, { kind: 'form', values: submitted.values, message }, [['Retry-After', '60']]))
+    return storeFailed()
   }
-  const outcome: LeadFormOutcome = spam ? 'spam' : saved.duplicate ? 'duplicate' : 'stored'
+  const outcome: LeadFormOutcome = spamReason !== null ? 'spam' : saved.duplicate ? 'duplicate' : 'stored'
   const thanks: HttpAnswer = {
     status: 303,
     headers: [

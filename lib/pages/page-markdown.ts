@@ -9,7 +9,7 @@ import { stringify as toYaml } from 'yaml'
 import { PRODUCT_NAME } from '../contract/constants.ts'
 import type { Site } from '../site.ts'
 import { buildWebMcpPageTools, webMcpToolNames } from './page-tools.ts'
-import { LEAD_FORM_TOOL_NAME } from '../leads/form-html.ts'
+import { LEAD_FORM_TOOL_NAME } from './page-script-hooks.ts'
 import { absoluteHref, getPageModels, type PageBlock, type PageLink, type PageModel, type PageModels } from './page-model.ts'
 import { NOT_FOUND_TWIN, type TwinKey } from '../routes/site-pages.ts'
 

@@ -23,5 +23,19 @@ export const LEAD_FORM_ID = 'talk-to-sales'
 /** The query parameter naming a plan on the contact page: `/contact?plan=programme#talk-to-sales`; the script chooses it in the form. */
 export const PLAN_PARAMETER = 'plan'
 
-/** The form's hidden field the script fills with the milliseconds from the page's load to the submit. */
+/**
+ * The form's hidden field the script fills with the milliseconds spent filling the form: from the
+ * page's load to the submit, plus what the server wrote in it when it showed the form again (after a
+ * mistake, a limit or an outage), so that a correction sent at once counts the time of the first fill.
+ */
 export const FILL_TIME_FIELD = 'fillMs'
+
+/** The sales form as a declarative WebMCP tool: the browser's agent fills it, the visitor sends it. */
+export const LEAD_FORM_TOOL_NAME = 'talk_to_sales'
+
+/**
+ * The form's hidden field the script sets to AGENT_FILL_VALUE when the browser's agent filled the form
+ * through WebMCP: the visitor may send it a second later, and is no script for that.
+ */
+export const AGENT_FILL_FIELD = 'filledBy'
+export const AGENT_FILL_VALUE = 'webmcp'

@@ -16,9 +16,12 @@ import {
   type WebMcpTool,
 } from '../webmcp/client-tools.ts'
 import {
+  AGENT_FILL_FIELD,
+  AGENT_FILL_VALUE,
   COPY_BUTTON_SELECTOR,
   FILL_TIME_FIELD,
   LEAD_FORM_ID,
+  LEAD_FORM_TOOL_NAME,
   PLAN_PARAMETER,
   SIGNUP_FORM_CLASS,
   WEBMCP_TOOLS_ELEMENT_ID,
@@ -83,8 +86,11 @@ enableCopyButtons()
 
 /**
  * The sales form: the plan a "Talk to us" link named (`?plan=`) is chosen for the visitor (they can
- * change it; without script they choose it themselves), and the time from load to submit goes into a
- * hidden field, by which the server tells a person from a script that submits at once.
+ * change it; without script they choose it themselves). The time spent filling it goes into a hidden
+ * field, by which the server tells a person from a script that submits at once: the time since load,
+ * added to what the field already holds when the server shows the form again after a mistake. A form
+ * the browser's agent filled (WebMCP: the model context's `toolactivated` for this form, or a submit
+ * the agent invoked) says so in another, and its speed is not held against the visitor who sends it.
  */
 function prepareSalesForm(): void {
   const form = document.getElementById(LEAD_FORM_ID)
@@ -93,9 +99,22 @@ function prepareSalesForm(): void {
   const select = form.elements.namedItem(PLAN_PARAMETER)
   if (plan && select instanceof HTMLSelectElement && [...select.options].some((option) => option.value === plan)) select.value = plan
   const loadedAt = performance.now()
-  form.addEventListener('submit', () => {
-    const field = form.elements.namedItem(FILL_TIME_FIELD)
-    if (field instanceof HTMLInputElement) field.value = String(Math.round(performance.now() - loadedAt))
+  const field = (name: string) => {
+    const element = form.elements.namedItem(name)
+    return element instanceof HTMLInputElement ? element : null
+  }
+  const markFilledByAgent = () => {
+    const marker = field(AGENT_FILL_FIELD)
+    if (marker) marker.value = AGENT_FILL_VALUE
+  }
+  const events = context as unknown as Partial<EventTarget> | undefined
+  events?.addEventListener?.('toolactivated', (event) => {
+    if ((event as Event & { toolName?: string }).toolName === LEAD_FORM_TOOL_NAME) markFilledByAgent()
+  })
+  form.addEventListener('submit', (event) => {
+    if ((event as SubmitEvent & { agentInvoked?: boolean }).agentInvoked) markFilledByAgent()
+    const time = field(FILL_TIME_FIELD)
+    if (time) time.value = String((Number(time.value) || 0) + Math.round(performance.now() - loadedAt))
   })
 }
 

@@ -1,6 +1,6 @@
-/** Where the visual editor (Keystatic) answers: its admin app and its API. Neither is a page of the site. */
+/**
+ * Where the visual editor (Keystatic, lib/editor) answers: its admin app and its API. Neither is a
+ * page of the site; the page paths (page-paths.ts) and robots.txt keep them out.
+ */
 export const EDITOR_PATH = '/keystatic'
 export const EDITOR_API_PATH = '/api/keystatic'
-
-/** next.config headers() sources of every editor URL. */
-export const EDITOR_PATH_SOURCES = [EDITOR_PATH, `${EDITOR_PATH}/:path*`, `${EDITOR_API_PATH}/:path*`] as const

@@ -30,6 +30,9 @@ export const ATTR = {
   quotaStore: 'cadence.quota.store',
   quotaRemaining: 'cadence.quota.remaining',
   leadFormOutcome: 'cadence.lead_form.outcome',
+  leadDeliveryDestination: 'cadence.lead_delivery.destination',
+  leadDeliveryOrigin: 'cadence.lead_delivery.origin',
+  leadDeliveryOutcome: 'cadence.lead_delivery.outcome',
 } as const
 
 export const METRIC = {
@@ -39,4 +42,5 @@ export const METRIC = {
   signedRequests: 'cadence.agent.signed_requests',
   failovers: 'cadence.quota.failovers',
   leadForm: 'cadence.lead_form.submissions',
+  leadDeliveries: 'cadence.lead_delivery.attempts',
 } as const

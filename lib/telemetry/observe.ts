@@ -23,6 +23,7 @@ import {
   type Span,
   type TextMapGetter,
 } from '@opentelemetry/api'
+import { suppressTracing } from '@opentelemetry/core'
 import type { AdmissionRecord } from '../admission.ts'
 import type { AgentRequest, HeaderReader } from '../http/agent-request.ts'
 import { getConfig, telemetryExportOf } from '../env.ts'
@@ -77,6 +78,7 @@ interface Instruments {
   signedRequests: Counter
   failovers: Counter
   leadForm: Counter
+  leadDeliveries: Counter
 }
 
 interface Telemetry {
@@ -110,6 +112,10 @@ function getTelemetry(): Telemetry {
           unit: '{submission}',
           description: 'Contact form posts by outcome (stored, spam, invalid, limited, …); never a field of the lead.',
         }),
+        leadDeliveries: meter.createCounter(METRIC.leadDeliveries, {
+          unit: '{attempt}',
+          description: 'Lead delivery attempts by destination kind and outcome (delivered, HTTP 503, timeout, …).',
+        }),
       }
     }
     return { spans: Boolean(exported?.traces), metrics: instruments, log: config.agentAccessLog, onVercel: config.onVercel }
@@ -119,6 +125,44 @@ function getTelemetry(): Telemetry {
 /** Counts one post of the contact form by its outcome: the only thing telemetry learns of a lead. */
 export function recordLeadFormOutcome(outcome: string): void {
   getTelemetry().metrics?.leadForm.add(1, { [ATTR.leadFormOutcome]: outcome })
+}
+
+/** One lead delivery attempt as telemetry may see it: the destination's kind and origin, when, and what came of it. */
+export interface LeadDeliveryReport {
+  destination: string
+  /** An origin (scheme, host, port): a destination's path or query may hold a credential, and is never given. */
+  origin: string
+  startedAt: number
+  endedAt: number
+  outcome: string
+}
+
+/**
+ * One delivery attempt: a client span over its time and a count by outcome. The attempt itself runs
+ * with tracing suppressed (`leadDeliveryTelemetry.untraced`), so no HTTP client instrumentation (Next's
+ * or @vercel/otel's, which patch fetch and node:http alike) names a span after its URL.
+ */
+function recordLeadDelivery(report: LeadDeliveryReport): void {
+  const telemetry = getTelemetry()
+  const attributes: Attributes = {
+    [ATTR.leadDeliveryDestination]: report.destination,
+    [ATTR.leadDeliveryOutcome]: report.outcome,
+  }
+  telemetry.metrics?.leadDeliveries.add(1, attributes)
+  if (!telemetry.spans) return
+  const span = trace.getTracer(INSTRUMENTATION_SCOPE).startSpan(`lead delivery ${report.destination}`, {
+    kind: SpanKind.CLIENT,
+    startTime: report.startedAt,
+    attributes: { ...attributes, [ATTR.leadDeliveryOrigin]: report.origin },
+  })
+  if (report.outcome !== 'delivered') span.setStatus({ code: SpanStatusCode.ERROR })
+  span.end(report.endedAt)
+}
+
+/** What telemetry does with lead deliveries (lib/leads/delivery.ts `DeliveryTelemetry`). */
+export const leadDeliveryTelemetry = {
+  record: recordLeadDelivery,
+  untraced: <T>(send: () => Promise<T>): Promise<T> => context.with(suppressTracing(context.active()), send),
 }
 
 /** Counts one switch of the quota store to its in-process stand-in. */

@@ -1,10 +1,42 @@
+import path from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
+import { parseConfig } from '../../lib/env.ts'
+import type { LeadArchive, StoredLead } from '../../lib/leads/lead-archive.ts'
+import { openLeadStore } from '../../lib/leads/store.ts'
+import { projectRoot } from '../../harness/paths.ts'
+import { E2E_LEADS_DATABASE, E2E_WEBHOOK_PORT } from '../support/e2e-site.ts'
+import { SALES_FORM_TOOL_NAME, WEBMCP_CHROME_FLAG } from '../support/webmcp.ts'
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
 /**
  * The "Talk to sales" form in Chromium, with JavaScript on and off: a visitor fills it in, sends it
  * and lands on the thank-you page; a mistake the browser lets through (an address without a domain
- * the server accepts) comes back with the form filled in and the message beside the field.
+ * the server accepts) comes back with the form filled in and the message beside the field, and the
+ * correction sent a moment later is a lead, delivered, not spam; so is a form the browser's agent
+ * filled through WebMCP and the visitor sent a second later.
  */
+
+let receiver: WebhookReceiver
+test.beforeAll(async () => {
+  receiver = await startWebhookReceiver({ port: E2E_WEBHOOK_PORT })
+})
+test.afterAll(async () => {
+  await receiver?.stop()
+})
+
+/** The lead the suite's server stored for this email, read from its store as `npm run leads` reads it. */
+async function storedLead(email: string): Promise<StoredLead | undefined> {
+  const store = openLeadStore(parseConfig({ LEADS_DATABASE_PATH: path.join(projectRoot, E2E_LEADS_DATABASE) })) as LeadArchive
+  try {
+    return (await store.list()).find((lead) => lead.fields.email === email)
+  } finally {
+    await store.close()
+  }
+}
+
+async function deliveredEmails(): Promise<string[]> {
+  return receiver.accepted().map((request) => (JSON.parse(request.body) as { data: { email: string } }).data.email)
+}
 
 async function fillForm(page: Page, email: string): Promise<void> {
   await page.getByLabel('Your name').fill('Grace Hopper')
@@ -71,4 +103,47 @@ test('the form is a declarative WebMCP tool: a name, a description, a descriptio
     ['topic', true],
     ['plan', true],
   ])
+})
+
+test('with JavaScript: an address refused, corrected and sent again within a second is a lead, delivered, not spam', async ({ page }) => {
+  const email = `jane-${Date.now()}@acme.example`
+  await page.goto('/contact')
+  await fillForm(page, email.replace('.example', ''))
+  // A person takes a while over the first fill; the correction takes a second.
+  await page.waitForTimeout(3_200)
+  await page.getByRole('button', { name: 'Send to sales' }).click()
+  await expect(page.locator('#lead-email-error')).toHaveText('Please enter an email address such as name@company.com.')
+  await page.getByLabel('Work email').fill(email)
+  await page.getByRole('button', { name: 'Send to sales' }).click()
+  await page.waitForURL('**/contact/thanks')
+  expect((await storedLead(email))?.spamReason).toBeNull()
+  await expect.poll(deliveredEmails).toContain(email)
+})
+
+test("with the browser's agent: talk_to_sales filled through WebMCP at once and sent by the visitor a second later is a lead, delivered", async ({
+  playwright,
+  baseURL,
+}) => {
+  const browser = await playwright.chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--no-first-run', WEBMCP_CHROME_FLAG],
+  })
+  try {
+    const page = await (await browser.newContext({ baseURL })).newPage()
+    await page.goto('/contact')
+    const email = `agent-${Date.now()}@acme.example`
+    const session = await page.context().newCDPSession(page)
+    await session.send('WebMCP.enable')
+    const { frameTree } = await session.send('Page.getFrameTree')
+    const input = { name: 'Grace Hopper', email, company: 'Compilers & Co', teamSize: '11-50', goal: 'Mentor our new engineers.', topic: 'programme' }
+    await session.send('WebMCP.invokeTool', { frameId: frameTree.frame.id, toolName: SALES_FORM_TOOL_NAME, input })
+    await expect(page.getByLabel('Work email')).toHaveValue(email)
+    await page.waitForTimeout(1_000)
+    await page.getByRole('button', { name: 'Send to sales' }).click()
+    await page.waitForURL('**/contact/thanks')
+    expect((await storedLead(email))?.spamReason).toBeNull()
+    await expect.poll(deliveredEmails).toContain(email)
+  } finally {
+    await browser.close()
+  }
 })

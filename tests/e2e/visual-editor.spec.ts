@@ -1,19 +1,23 @@
 /**
  * The visual editor in a real browser, in local mode: `npm run dev` of a copy of the project (a git
- * repository of its own, so that `git status` says what a save wrote). A price edited in the editor
- * changes one line of content/pages/pricing.md and shows on /pricing, /pricing.md and in the page's
- * plan data; wrong values are refused and write nothing; opening and saving every entry unchanged
- * writes nothing; a file broken by hand opens in the editor, which says what is wrong in the content
- * check's words and fixes it.
+ * repository of its own, so that `git status` says what a save wrote). `npm run dev` listens on
+ * loopback only, and its editor refuses requests for another host or from a page of another origin,
+ * writing nothing. A price edited in the editor changes one line of content/pages/pricing.md and
+ * shows on /pricing, /pricing.md and in the page's plan data; wrong values are refused and write
+ * nothing; a file broken by hand opens in the editor, which says what is wrong in the content
+ * check's words and fixes it; Keystatic's own writer, run by the editor, writes every entry it read
+ * back byte for byte, an emptied price as null and an emptied help text not at all.
  */
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
 import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
-import { EDITOR_SINGLETONS, type FieldWords } from '../../lib/content/editor-entries.ts'
-import { PricingFrontmatterSchema } from '../../lib/content/frontmatter.ts'
+// The entries alone: this file runs on Node, which cannot load the editor's page (its Next imports need Next's bundler).
+import { EDITOR_SINGLETONS, type FieldWords } from '../../lib/editor/entries.ts'
+import { ContactFrontmatterSchema, PricingFrontmatterSchema } from '../../lib/content/frontmatter.ts'
 import { parseContentFile } from '../../lib/content/parse.ts'
-import { type DevServer, startDevServer } from '../support/dev-server.ts'
+import { type DevServer, listeningAddresses, startDevServer } from '../support/dev-server.ts'
 import { copyProject, type ProjectCopy } from '../support/project-copy.ts'
 
 let copy: ProjectCopy
@@ -22,6 +26,8 @@ let dev: DevServer
 test.describe.configure({ mode: 'serial', timeout: 180_000 })
 
 const PRICING = 'content/pages/pricing.md'
+const CONTACT = 'content/pages/contact.md'
+const LOGIN = 'content/pages/login.md'
 const PRICING_WORDS = EDITOR_SINGLETONS.find((entry) => entry.key === 'pricing')?.labels
 /** The help texts under a page's title and under a plan's price in the editor. */
 const TITLE_HELP = PRICING_WORDS?.title?.description ?? ''
@@ -97,6 +103,64 @@ async function openPlan(page: Page, name: string): Promise<void> {
   await page.getByText(name, { exact: true }).click()
   await expect(page.getByRole('dialog')).toBeVisible()
 }
+
+/** A request to the dev server as any client can send it: with a Host of its choice (fetch cannot set one). */
+function send(method: string, requestPath: string, headers: Record<string, string>, body?: string): Promise<{ status?: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port: dev.port, method, path: requestPath, headers }, (response) => {
+      let text = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk) => (text += chunk))
+      response.on('end', () => resolve({ status: response.statusCode, body: text }))
+    })
+    request.once('error', reject)
+    request.end(body)
+  })
+}
+
+/** What Keystatic's browser app posts to save a file in local mode (its `no-cors` header included). */
+const SAVE_HEADERS = { 'no-cors': '1', 'content-type': 'application/json' }
+const saveBody = (file: string, contents: string) =>
+  JSON.stringify({ additions: [{ path: file, contents: Buffer.from(contents).toString('base64') }], deletions: [] })
+
+test('npm run dev listens on the loopback address only, and the editor answers there', async ({ request }) => {
+  expect(listeningAddresses(dev.port)).toEqual(['127.0.0.1'])
+  const editor = await request.get(`${dev.origin}/keystatic`, { timeout: 120_000 })
+  expect(editor.status()).toBe(200)
+})
+
+test('the editor answers a request for another host 421 and one from a page of another origin 403, and writes nothing; from its own page the same save writes', async () => {
+  const original = read(LOGIN)
+  const rewritten = original.replace('title: Log in\n', 'title: Rewritten by a stranger\n')
+  expect(rewritten).not.toBe(original)
+  const own = `127.0.0.1:${dev.port}`
+  const misdirected = {
+    status: 421,
+    body: `Misdirected request: the local editor answers only at localhost:${dev.port}, 127.0.0.1:${dev.port}, [::1]:${dev.port}.\n`,
+  }
+  const forbidden = { status: 403, body: 'Forbidden: the local editor takes requests only from its own pages.\n' }
+  try {
+    // A page whose name resolves to this machine (DNS rebinding) sends its own name as Host.
+    expect(await send('POST', '/api/keystatic/update', { ...SAVE_HEADERS, host: `evil.example:${dev.port}` }, saveBody(LOGIN, rewritten))).toEqual(
+      misdirected,
+    )
+    expect(
+      await send('POST', '/api/keystatic/update', { ...SAVE_HEADERS, host: own, origin: 'http://evil.example' }, saveBody(LOGIN, rewritten)),
+    ).toEqual(forbidden)
+    expect(await send('GET', '/api/keystatic/tree', { 'no-cors': '1', host: `evil.example:${dev.port}` })).toEqual(misdirected)
+    expect(await send('GET', '/keystatic', { host: `evil.example:${dev.port}` })).toEqual(misdirected)
+    expect(await send('GET', '/keystatic/singleton/pricing', { host: own, origin: 'http://evil.example' })).toEqual(forbidden)
+    expect(read(LOGIN)).toBe(original)
+    expect(git('status', '--porcelain', '--', 'content')).toBe('')
+
+    // The same save from the editor's own page is taken: what was refused would have written.
+    const taken = await send('POST', '/api/keystatic/update', { ...SAVE_HEADERS, host: own, origin: `http://${own}` }, saveBody(LOGIN, rewritten))
+    expect(taken.status).toBe(200)
+    expect(read(LOGIN)).toBe(rewritten)
+  } finally {
+    writeFileSync(path.join(copy.root, LOGIN), original)
+  }
+})
 
 test('a file broken by hand opens in the editor, whose fields show the content check’s messages, and is fixed there', async ({ page }) => {
   const original = read(PRICING)
@@ -227,4 +291,68 @@ test('a price of "twelve" is not taken, an empty plan name and a feature over 12
   await expect(featureDialog.getByText(/120/).first()).toBeVisible()
   expect(git('status', '--porcelain', '--', 'content')).toBe('')
   await context.close()
+})
+
+test('every entry, saved with its description changed and then changed back, is its file byte for byte again', async ({ page }) => {
+  test.setTimeout(300_000)
+  const changed = 'Changed by the editor, then changed back.'
+  for (const entry of EDITOR_SINGLETONS) {
+    const before = read(entry.file)
+    await openEntry(page, entry.key, entry.label)
+    const description = page.getByRole('main').getByRole('textbox', { name: entry.labels.description?.label ?? 'description' })
+    const original = await description.inputValue()
+    expect(original, entry.file).not.toBe('')
+    await description.fill(changed)
+    await save(page)
+    await expect.poll(() => read(entry.file) !== before, { timeout: 20_000, message: entry.file }).toBe(true)
+    // Keystatic wrote the change and kept everything else: the content check reads the file as before but for it.
+    expect(parseContentFile(entry.file, read(entry.file), entry.schema).data).toEqual({
+      ...parseContentFile(entry.file, before, entry.schema).data,
+      description: changed,
+    })
+    // Opened afresh, the entry holds what was written; changed back, it is written as it was read.
+    await openEntry(page, entry.key, entry.label)
+    await expect(description).toHaveValue(changed)
+    await description.fill(original)
+    await save(page)
+    await expect.poll(() => read(entry.file), { timeout: 20_000, message: entry.file }).toBe(before)
+  }
+})
+
+test('emptying the Team price writes null in its line, which /pricing shows as priced on request', async ({ page }) => {
+  const before = read(PRICING)
+  try {
+    await openEntry(page, 'pricing', 'Pricing')
+    await openPlan(page, 'Team')
+    const price = page.getByRole('dialog').getByRole('textbox', { name: 'Price per month in US dollars' })
+    const saved = await price.inputValue()
+    expect(before).toContain(`    name: Team\n    priceMonthlyUsd: ${saved}\n`)
+    await price.fill('')
+    await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click()
+    await save(page)
+    const expected = before.replace(`    name: Team\n    priceMonthlyUsd: ${saved}\n`, '    name: Team\n    priceMonthlyUsd: null\n')
+    await expect.poll(() => read(PRICING), { timeout: 20_000 }).toBe(expected)
+    expect(parseContentFile(PRICING, expected, PricingFrontmatterSchema).data.plans.find((plan) => plan.id === 'team')?.priceMonthlyUsd).toBeNull()
+    await page.goto(`${dev.origin}/pricing`)
+    await expect(page.locator('#plan-team .price')).toHaveText('Custom')
+  } finally {
+    writeFileSync(path.join(copy.root, PRICING), before)
+  }
+})
+
+test('emptying a help text of the sales form removes only its line of contact.md, and the page reads it as no help', async ({ page }) => {
+  const before = read(CONTACT)
+  try {
+    await openEntry(page, 'contact', 'Contact')
+    const help = page.getByRole('main').getByRole('textbox', { name: 'Email: help text' })
+    await expect(help).toHaveValue('We answer to this address.')
+    await help.fill('')
+    await save(page)
+    const expected = before.replace('      help: We answer to this address.\n', '')
+    expect(expected).not.toBe(before)
+    await expect.poll(() => read(CONTACT), { timeout: 20_000 }).toBe(expected)
+    expect(parseContentFile(CONTACT, expected, ContactFrontmatterSchema).data.salesForm.fields.email.help).toBeUndefined()
+  } finally {
+    writeFileSync(path.join(copy.root, CONTACT), before)
+  }
 })

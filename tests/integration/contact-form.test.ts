@@ -35,8 +35,8 @@ const TRICKY_NAME = `O'Brien "Bob" <b>bold</b> & 👩🏽‍💻 شريف`
 const LONG_GOAL = `${'Ten kilobytes of goals, "quoted" & <tagged>. '.repeat(227)}مرحبا 🎯`.slice(0, 10_000)
 
 let addressCounter = 0
-/** A fresh client address per call, so the per-address limit of one test never touches another's. */
-const freshAddress = () => `2001:db8::${(++addressCounter).toString(16)}`
+/** A client of its own per call (an IPv6 /64 of its own), so the limit per client of one test never touches another's. */
+const freshAddress = () => `2001:db8:${(++addressCounter).toString(16)}::1`
 
 function formBody(fields: Record<string, string>): string {
   return new URLSearchParams(fields).toString()
@@ -141,7 +141,7 @@ describe.each(SERVERS)('the contact form on %s', (server) => {
     expect(response.headers.get('cache-control')).toBe('no-store')
     const lead = (await storedLeads()).find((candidate) => candidate.fields.email === 'obrien@example.org')
     expect(lead?.fields).toEqual({ ...fields, plan: 'programme' })
-    expect(lead?.spam).toBe(false)
+    expect(lead?.spamReason).toBeNull()
     expect(lead?.sourcePage).toBe('/contact')
     expect(lead?.addressHash).toMatch(/^[0-9a-f]{64}$/)
     await eventually(() => webhook.events.some((event) => event.data.email === 'obrien@example.org'))
@@ -227,7 +227,7 @@ describe.each(SERVERS)('the contact form on %s', (server) => {
     expect((await storedLeads()).some((lead) => lead.fields.email === 'sixth@example.org')).toBe(false)
   })
 
-  it('stores spam (honeypot, or sent faster than a person types) with spam: true, thanks it like any lead and never delivers it', async () => {
+  it('stores suspected spam (honeypot, or sent faster than a person types) with its reason, thanks it like any lead and never delivers it', async () => {
     const trap = await post(formBody({ ...GOOD, email: `trap-${server}@example.org`, website: 'https://spam.example' }))
     expect(trap.status).toBe(303)
     expect(trap.headers.get('location')).toBe('/contact/thanks')
@@ -236,15 +236,69 @@ describe.each(SERVERS)('the contact form on %s', (server) => {
     const good = await post(formBody({ ...GOOD, email: `slow-${server}@example.org`, fillMs: '45000' }))
     expect(good.status).toBe(303)
     const leads = await storedLeads()
-    const spamOf = (email: string) => leads.find((lead) => lead.fields.email === email)?.spam
-    expect(spamOf(`trap-${server}@example.org`)).toBe(true)
-    expect(spamOf(`fast-${server}@example.org`)).toBe(true)
-    expect(spamOf(`slow-${server}@example.org`)).toBe(false)
+    const spamOf = (email: string) => leads.find((lead) => lead.fields.email === email)?.spamReason
+    expect(spamOf(`trap-${server}@example.org`)).toBe('honeypot')
+    expect(spamOf(`fast-${server}@example.org`)).toBe('too-fast')
+    expect(spamOf(`slow-${server}@example.org`)).toBeNull()
     // The good one is delivered; once it is, the spam sent before it would have been too.
     await eventually(() => webhook.events.some((event) => event.data.email === `slow-${server}@example.org`))
     expect(webhook.events.map((event) => event.data.email)).toContain(`slow-${server}@example.org`)
     expect(webhook.events.map((event) => event.data.email)).not.toContain(`trap-${server}@example.org`)
     expect(webhook.events.map((event) => event.data.email)).not.toContain(`fast-${server}@example.org`)
+  })
+
+  it('shows the form again after a mistake carrying the time already spent filling it, and the correction sent at once is a lead, delivered', async () => {
+    const email = `jane-${server}@acme.example`
+    const refused = await post(formBody({ ...GOOD, email: `jane-${server}@acme`, fillMs: '38000' }))
+    expect(refused.status).toBe(422)
+    expect(await refused.text()).toContain('<input type="hidden" name="fillMs" value="38000"><input type="hidden" name="filledBy" value="">')
+    // The page script adds the 1.5 s of the correction to what the form carried.
+    const corrected = await post(formBody({ ...GOOD, email, fillMs: '39500' }))
+    expect(corrected.status).toBe(303)
+    expect((await storedLeads()).find((lead) => lead.fields.email === email)?.spamReason).toBeNull()
+    await eventually(() => webhook.events.some((event) => event.data.email === email))
+    expect(webhook.events.filter((event) => event.data.email === email)).toHaveLength(1)
+  })
+
+  it("stores a form the browser's agent filled (filledBy=webmcp) and the visitor sent a second later as a lead, delivered", async () => {
+    const email = `agent-filled-${server}@example.org`
+    const response = await post(formBody({ ...GOOD, email, fillMs: '1100', filledBy: 'webmcp' }))
+    expect(response.status).toBe(303)
+    expect((await storedLeads()).find((lead) => lead.fields.email === email)?.spamReason).toBeNull()
+    await eventually(() => webhook.events.some((event) => event.data.email === email))
+    expect(webhook.events.filter((event) => event.data.email === email)).toHaveLength(1)
+  })
+
+  it('never takes a person for a repeat of spam: the same email and message after a too-fast post is a lead of its own, delivered', async () => {
+    const email = `repeat-${server}@example.org`
+    expect((await post(formBody({ ...GOOD, email, fillMs: '700' }))).status).toBe(303)
+    expect((await post(formBody({ ...GOOD, email, fillMs: '52000' }))).status).toBe(303)
+    const leads = (await storedLeads()).filter((lead) => lead.fields.email === email)
+    expect(leads.map((lead) => lead.spamReason)).toEqual(['too-fast', null])
+    await eventually(() => webhook.events.some((event) => event.data.email === email))
+    expect(webhook.events.filter((event) => event.data.email === email).map((event) => event.data.id)).toEqual([leads[1]?.id])
+  })
+
+  it('refuses a name with a terminal escape or a right-to-left override with 422 and a message at the field, storing nothing', async () => {
+    for (const name of ['Eve \u001b[2J', 'Eve \u202egro.live']) {
+      const response = await post(formBody({ ...GOOD, name, email: `controls-${server}@example.org` }))
+      expect(response.status).toBe(422)
+      expect(await response.text()).toContain(
+        '<span class="lead-error" id="lead-name-error">Please remove the invisible control characters (such as text-direction overrides) from this field.</span>',
+      )
+    }
+    expect((await storedLeads()).some((lead) => lead.fields.email === `controls-${server}@example.org`)).toBe(false)
+  })
+
+  it('counts the addresses of one IPv6 /64 as one client: the sixth post, from a sixth address of that /64, is answered 429', async () => {
+    const network = `2001:db8:ff${SERVERS.indexOf(server)}0:1`
+    for (let i = 1; i <= 5; i++) {
+      expect((await post(formBody({ ...GOOD, email: `net${i}-${server}@example.org` }), {}, `${network}::${i}`)).status).toBe(303)
+    }
+    expect((await post(formBody({ ...GOOD, email: `net6-${server}@example.org` }), {}, `${network}:ffff:ffff:ffff:6`)).status).toBe(429)
+    expect((await post(formBody({ ...GOOD, email: `net7-${server}@example.org` }), {}, `2001:db8:ff${SERVERS.indexOf(server)}0:2::1`)).status).toBe(
+      303,
+    )
   })
 
   it('serves the thank-you page prerendered with noindex, and names it in no sitemap or index', async () => {
@@ -259,6 +313,12 @@ describe.each(SERVERS)('the contact form on %s', (server) => {
     for (const index of ['/sitemap.xml', '/sitemap.md', '/llms.txt']) {
       expect(await (await site.fetch(index)).text()).not.toContain('/contact/thanks')
     }
+  })
+
+  it("says at its start, on next start only, that the form's limit and the agent quota trust a client's X-Forwarded-For", () => {
+    const warning =
+      "[quota] [leads] Warning: not started through `npm start`: client addresses come from the X-Forwarded-For header, which a client can write itself, so the agent quota and the contact form's limit per client trust it."
+    expect(site.output().includes(warning)).toBe(server === 'next-start')
   })
 
   it("leaves no field of a lead in the server's output (logs carry outcomes only)", () => {

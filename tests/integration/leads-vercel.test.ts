@@ -1,6 +1,7 @@
 /**
  * The leads on Vercel: without Upstash Redis the build warns that the contact form is off (no durable
- * store); `vercel build` declares the delivery cron job from vercel.json; and the cron route's own
+ * store), and with it but without CRON_SECRET that the daily cron run is refused; `vercel build`
+ * declares the delivery cron job from vercel.json, once a day; and the cron route's own
  * function, run as Vercel runs it, answers 401 without the secret and, with Upstash configured,
  * delivers what is pending in the shared store.
  */
@@ -10,7 +11,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseConfig } from '../../lib/env.ts'
 import type { LeadArchive } from '../../lib/leads/lead-archive.ts'
-import { noLeadStoreWarning, openLeadStore } from '../../lib/leads/store.ts'
+import { leadDeploymentWarnings, openLeadStore } from '../../lib/leads/store.ts'
 import { projectRoot } from '../../harness/paths.ts'
 import { startRedis, type RunningRedis } from '../../harness/redis.ts'
 import { ensureSiteBuild, isolatedEnv, SITE_BUILDS } from '../../harness/site-build.ts'
@@ -19,7 +20,9 @@ import { runVercelFunction, VercelOutput, type RunningFunction } from '../../har
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts'
 
 const PRODUCTION = SITE_BUILDS.vercel
-const WARNING = noLeadStoreWarning(parseConfig(PRODUCTION)) as string
+const WARNING = leadDeploymentWarnings(parseConfig(PRODUCTION))[0] as string
+const UPSTASH_SETTINGS = { UPSTASH_REDIS_REST_URL: 'https://redis.example', UPSTASH_REDIS_REST_TOKEN: 'token' }
+const CRON_WARNING = leadDeploymentWarnings(parseConfig({ ...PRODUCTION, ...UPSTASH_SETTINGS }))[0] as string
 const SECRET = `whsec_${Buffer.from('vercel-cron-test-secret-32-bytes').toString('base64')}`
 const CRON_SECRET = 'vercel-cron-secret-0123456789abcdef'
 
@@ -41,8 +44,16 @@ describe('a build without a durable lead store', () => {
     }
   })
 
-  it('is not warned with Upstash, nor for npm start (the SQLite file)', () => {
-    const withUpstash = prebuild({ ...PRODUCTION, UPSTASH_REDIS_REST_URL: 'https://redis.example', UPSTASH_REDIS_REST_TOKEN: 'token' })
+  it('is warned with Upstash but without CRON_SECRET that the cron run is refused; with both, not warned; nor for npm start (the SQLite file)', () => {
+    expect(CRON_WARNING).toBe(
+      '[leads] Warning: CRON_SECRET is unset, so Vercel Cron cannot run /api/cron/deliver-leads (it answers 401): deliveries ' +
+        'that failed are retried only when another lead arrives, and leads older than LEADS_RETENTION_DAYS are not purged. ' +
+        'Set CRON_SECRET to a random string of 16+ characters.',
+    )
+    const withoutCronSecret = prebuild({ ...PRODUCTION, ...UPSTASH_SETTINGS })
+    expect(withoutCronSecret.status).toBe(0)
+    expect(withoutCronSecret.stderr.split(CRON_WARNING).length - 1).toBe(1)
+    const withUpstash = prebuild({ ...PRODUCTION, ...UPSTASH_SETTINGS, CRON_SECRET })
     expect(withUpstash.status).toBe(0)
     expect(withUpstash.stderr).not.toContain('[leads]')
     const local = prebuild({ BASE_URL: 'http://127.0.0.1:3000' })
@@ -71,11 +82,11 @@ describe('vercel build', () => {
     await redis?.dispose()
   })
 
-  it("declares vercel.json's cron job in its output", () => {
+  it("declares vercel.json's cron job in its output, once a day (what Vercel's Hobby plan allows)", () => {
     const declared = JSON.parse(readFileSync(path.join(projectRoot, 'vercel.json'), 'utf8')) as { crons: unknown }
     const output = JSON.parse(readFileSync(path.join(projectDir, '.vercel/output/config.json'), 'utf8')) as { crons?: unknown }
     expect(output.crons).toEqual(declared.crons)
-    expect(output.crons).toEqual([{ path: '/api/cron/deliver-leads', schedule: '*/5 * * * *' }])
+    expect(output.crons).toEqual([{ path: '/api/cron/deliver-leads', schedule: '0 6 * * *' }])
   })
 
   it("the cron route's function answers 401 without the secret and delivers what is pending in Upstash with it", async () => {
@@ -95,7 +106,7 @@ describe('vercel build', () => {
       receivedAt: new Date(),
       sourcePage: '/contact',
       addressHash: 'sha256:x',
-      spam: false,
+      spamReason: null,
     })
     const cron = new VercelOutput(projectDir).functions().get('/api/cron/deliver-leads') as string
     run = await runVercelFunction(cron, projectDir, { ...PRODUCTION, ...upstash, ...leads, CRON_SECRET }, '/api/cron/deliver-leads')

@@ -3,6 +3,7 @@
  * exports (POST /v1/traces, /v1/metrics), with attributes flattened to plain values.
  */
 import { createServer, type Server } from 'node:http'
+import { gunzipSync } from 'node:zlib'
 
 type AnyValue = { stringValue?: string; intValue?: number | string; doubleValue?: number; boolValue?: boolean; arrayValue?: { values?: AnyValue[] } }
 type KeyValue = { key: string; value: AnyValue }
@@ -36,6 +37,8 @@ export interface OtlpReceiver {
   /** Data points of the latest export of each metric stream (exports are cumulative). */
   points: () => ReceivedPoint[]
   requests: { path: string; contentType: string | undefined }[]
+  /** Every byte received, each export's body as it arrived (JSON or protobuf). */
+  bytes: () => Buffer
   close: () => Promise<void>
 }
 
@@ -55,11 +58,15 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = []
   const latest = new Map<string, ReceivedPoint>()
   const requests: OtlpReceiver['requests'] = []
+  const bodies: Buffer[] = []
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
       requests.push({ path: request.url ?? '', contentType: request.headers['content-type'] })
+      // Kept as the exporter meant it: a gzip body is unpacked, so a search of the bytes sees its text.
+      const body = Buffer.concat(chunks)
+      bodies.push(request.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body)
       try {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
         if (request.url === '/v1/traces') collectSpans(body, spans)
@@ -78,6 +85,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     spans,
     points: () => [...latest.values()],
     requests,
+    bytes: () => Buffer.concat(bodies),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
 }

@@ -2,7 +2,8 @@
  * A loopback receiver for lead deliveries (a CRM's webhook endpoint and a Slack incoming webhook in
  * one server), whose behaviour a test switches: `down` (nothing listens: connection refused), `hang`
  * (reads the request, never answers), `error` (503), `slow` (answers 200 after `slowMs`), `up` (200).
- * It keeps every request it answered with 200 — what it accepted — and counts the others.
+ * It keeps every request it answered with 200 — what it accepted — and counts the others; it also keeps
+ * every request it received whole, whatever became of it (to tell a repeat from a first send).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
@@ -20,19 +21,22 @@ export interface WebhookReceiver {
   origin: string
   setMode: (mode: ReceiverMode) => Promise<void>
   accepted: () => ReceivedRequest[]
+  /** Every request received whole, accepted or not, in order of arrival. */
+  received: () => ReceivedRequest[]
   /** Requests that got no 200 (503, or hung up on), by mode. */
   refused: () => Record<string, number>
   stop: () => Promise<void>
 }
 
-export async function startWebhookReceiver(options: { slowMs?: number } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(options: { slowMs?: number; port?: number } = {}): Promise<WebhookReceiver> {
   let mode: ReceiverMode = 'up'
   const accepted: ReceivedRequest[] = []
+  const received: ReceivedRequest[] = []
   const refused: Record<string, number> = {}
   const sockets = new Set<Socket>()
   /** Connections of requests left unanswered: dropped when the mode changes. */
   const hung = new Set<Socket>()
-  let port = 0
+  let port = options.port ?? 0
   let server: Server | null = null
 
   const handle = (request: IncomingMessage, response: ServerResponse) => {
@@ -40,11 +44,12 @@ export async function startWebhookReceiver(options: { slowMs?: number } = {}): P
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
       const current = mode
-      const received: ReceivedRequest = {
+      const arrived: ReceivedRequest = {
         path: request.url ?? '/',
         headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)])),
         body: Buffer.concat(chunks).toString('utf8'),
       }
+      received.push(arrived)
       if (current === 'hang') {
         refused.hang = (refused.hang ?? 0) + 1
         hung.add(request.socket)
@@ -61,7 +66,7 @@ export async function startWebhookReceiver(options: { slowMs?: number } = {}): P
           refused.abandoned = (refused.abandoned ?? 0) + 1
           return
         }
-        accepted.push(received)
+        accepted.push(arrived)
         response.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok')
       }
       if (current === 'slow') setTimeout(accept, options.slowMs ?? 200)
@@ -100,6 +105,7 @@ export async function startWebhookReceiver(options: { slowMs?: number } = {}): P
       mode = next
     },
     accepted: () => [...accepted],
+    received: () => [...received],
     refused: () => ({ ...refused }),
     stop: close,
   }

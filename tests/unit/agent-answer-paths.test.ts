@@ -64,7 +64,9 @@ describe('prerendered answers for agents', () => {
 
 describe("proxy.ts's matcher", () => {
   it('sends signed requests (any of the three headers) for the agent answers, with the filter written out', () => {
-    const signed = config.matcher.filter((entry) => entry.has.some((condition) => condition.key.startsWith('signature')))
+    const signed = config.matcher.flatMap((entry) =>
+      typeof entry !== 'string' && entry.has.some((condition) => condition.key.startsWith('signature')) ? [entry] : [],
+    )
     expect(signed.map((entry) => entry.has)).toEqual([
       [{ type: 'header', key: 'signature-input' }],
       [{ type: 'header', key: 'signature' }],

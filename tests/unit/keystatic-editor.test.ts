@@ -1,38 +1,51 @@
 /**
- * The visual editor (keystatic.config.ts) against the content check: every file opens and saves
- * unchanged through Keystatic's own field parsers and YAML writer, an edit changes only its lines,
- * the editor's fields are the schema's fields with the schema's limits, and a value the content check
- * refuses is refused in the editor with the same words, before anything is written.
+ * The visual editor (lib/editor) against the content check: Keystatic's own reader reads every file
+ * into the values the content check reads, the editor's fields are the schema's fields with the
+ * schema's limits, and a value the content check refuses is refused in the editor with the same
+ * words, before anything is written. What the editor writes is Keystatic's browser code, driven in
+ * tests/e2e/visual-editor.spec.ts.
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
-import { EDITOR_SINGLETONS } from '../../lib/content/editor-entries.ts'
+import { EDITOR_SINGLETONS } from '../../lib/editor/index.ts'
 import { contentFilePaths } from '../../lib/content/content-files.ts'
 import { ContactFrontmatterSchema, PlanSchema, PricingFrontmatterSchema, SalesFormSchema } from '../../lib/content/frontmatter.ts'
 import { parseContentFile } from '../../lib/content/parse.ts'
 import { ContentError } from '../../lib/content/site-content.ts'
-import { EDITOR_CONFIG, editorProblems, openEntry, saveEntry, singletonSchema } from '../support/keystatic-round-trip.ts'
+import { type AnyField, EDITOR_CONFIG, editorProblems, readEntry, singletonSchema } from '../support/keystatic-entries.ts'
 import { projectRoot } from '../../harness/paths.ts'
 
 const read = (file: string) => readFileSync(path.join(projectRoot, file), 'utf8')
 const PRICING = 'content/pages/pricing.md'
 const CONTACT = 'content/pages/contact.md'
 
-/** Lines of `after` that differ from `before`, as [line number, text] (same line count assumed). */
-function changedLines(before: string, after: string): Array<[number, string]> {
-  const a = before.split('\n')
-  const b = after.split('\n')
-  expect(b.length).toBe(a.length)
-  return b.flatMap((line, index) => (line === a[index] ? [] : [[index + 1, line] as [number, string]]))
-}
-
 type Plan = z.infer<typeof PlanSchema>
 
-function pricingState() {
-  const state = openEntry('pricing', read(PRICING))
+async function pricingState() {
+  const state = await readEntry('pricing')
   return { state, plans: state.plans as Plan[] }
+}
+
+/** A field of the pricing entry's plans, as the editor's config holds it. */
+const planField = (name: keyof Plan) => singletonSchema('pricing').plans?.element?.fields?.[name] as AnyField
+
+/** The Markdown after a file's closing `---` line, as written. */
+const bodyOf = (source: string) => source.slice(source.indexOf('\n---\n', 3) + '\n---\n'.length)
+
+/**
+ * Values without their empty texts: Keystatic's text field reads an absent optional text (a form
+ * field without help) as an empty one, and leaves an empty one out when it writes.
+ */
+function withoutEmptyTexts(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEmptyTexts)
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, inner]) => inner !== '')
+      .map(([key, inner]) => [key, withoutEmptyTexts(inner)]),
+  )
 }
 
 describe('the visual editor over content/', () => {
@@ -41,56 +54,39 @@ describe('the visual editor over content/', () => {
     expect(Object.keys(EDITOR_CONFIG.singletons ?? {})).toEqual(EDITOR_SINGLETONS.map((entry) => entry.key))
   })
 
-  it.each(EDITOR_SINGLETONS.map((entry) => [entry.file, entry.key]))('%s: opening and saving it unchanged writes the same bytes', (file, key) => {
-    const source = read(file)
-    expect(saveEntry(key, openEntry(key, source))).toBe(source)
-  })
+  it.each(EDITOR_SINGLETONS.map((entry) => [entry.file, entry] as const))(
+    '%s: Keystatic’s reader reads the values the content check reads, and the body as written',
+    async (file, entry) => {
+      const { body, ...values } = await readEntry(entry.key)
+      const source = read(file)
+      expect(withoutEmptyTexts(values)).toEqual(parseContentFile(file, source, entry.schema).data)
+      expect(body).toBe(bodyOf(source))
+    },
+  )
 
-  it('keeps tables, code spans, links and {{placeholders}} of a body byte for byte', () => {
-    const source = read('content/resources/developer-resources.md')
-    const body = openEntry('resource-developer-resources', source).body as string
-    expect(body).toContain('| OpenAPI 3.1.1 description | {{base_url}}/openapi.json | `application/vnd.oai.openapi+json` |')
+  it('Keystatic reads a body’s tables, code spans, links and {{placeholders}} byte for byte', async () => {
+    const resource = (await readEntry('resource-developer-resources')).body as string
+    expect(resource).toContain('| OpenAPI 3.1.1 description | {{base_url}}/openapi.json | `application/vnd.oai.openapi+json` |')
     expect(read('content/pages/login.md')).toContain('[developer index]({{base_url}}/developers.md)')
-    expect(saveEntry('login', openEntry('login', read('content/pages/login.md')))).toContain('[developer index]({{base_url}}/developers.md)')
+    expect((await readEntry('login')).body).toContain('[developer index]({{base_url}}/developers.md)')
   })
 
-  it('changing the Team plan price changes only that line of pricing.md', () => {
-    const source = read(PRICING)
-    const { state, plans } = pricingState()
-    const saved = saveEntry('pricing', { ...state, plans: plans.map((plan) => (plan.id === 'team' ? { ...plan, priceMonthlyUsd: 15 } : plan)) })
-    expect(changedLines(source, saved)).toEqual([[21, '    priceMonthlyUsd: 15']])
-    expect(parseContentFile(PRICING, saved, PricingFrontmatterSchema).data.plans[1]?.priceMonthlyUsd).toBe(15)
-  })
-
-  it('changing the title changes only the title line; "on request" (null) and the folded description stay', () => {
-    const source = read(PRICING)
-    const { state } = pricingState()
-    const saved = saveEntry('pricing', { ...state, title: 'Plans and prices' })
-    expect(changedLines(source, saved)).toEqual([[2, 'title: Plans and prices']])
-    expect(saved).toContain('    priceMonthlyUsd: null\n')
-    expect(parseContentFile(PRICING, saved, PricingFrontmatterSchema).data.plans.map((plan) => plan.priceMonthlyUsd)).toEqual([0, 12, null])
-  })
-
-  it('emptying a price writes null, which the site reads as priced on request', () => {
-    const { state, plans } = pricingState()
-    const saved = saveEntry('pricing', { ...state, plans: plans.map((plan) => (plan.id === 'team' ? { ...plan, priceMonthlyUsd: null } : plan)) })
-    expect(parseContentFile(PRICING, saved, PricingFrontmatterSchema).data.plans[1]?.priceMonthlyUsd).toBeNull()
+  it('an emptied price is written as null (the price field’s own serializer), which the site reads as priced on request', () => {
+    expect(planField('priceMonthlyUsd').serialize(null)).toEqual({ value: null })
+    expect(PlanSchema.shape.priceMonthlyUsd.parse(null)).toBeNull()
   })
 })
 
 describe('one statement of the rules: the editor fields are the zod schemas', () => {
-  type Field = { kind: string; fields?: Record<string, Field>; element?: Field; formKind?: string; options?: Array<{ value: string }> }
-  const shapeOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: { shape: Record<string, z.ZodType> } } })._zod.def.shape
-
-  it.each(EDITOR_SINGLETONS.map((entry) => [entry.key, entry]))('%s: the same fields, in the schema order, plus the body', (key, entry) => {
-    const schema = singletonSchema(key) as unknown as Record<string, Field>
-    expect(Object.keys(schema)).toEqual([...Object.keys(shapeOf(entry.schema)), 'body'])
+  it.each(EDITOR_SINGLETONS.map((entry) => [entry.key, entry] as const))('%s: the same fields, in the schema order, plus the body', (key, entry) => {
+    const schema = singletonSchema(key)
+    expect(Object.keys(schema)).toEqual([...Object.keys(entry.schema.shape), 'body'])
     expect(schema.body?.formKind).toBe('content')
   })
 
   it('every plan field of the editor is a field of PlanSchema and the other way round; cta offers the allowed values', () => {
-    const schema = singletonSchema('pricing') as unknown as Record<string, Field>
-    const plan = schema.plans?.element as Field
+    const schema = singletonSchema('pricing')
+    const plan = schema.plans?.element as AnyField
     expect(Object.keys(plan.fields ?? {})).toEqual(Object.keys(PlanSchema.shape))
     expect(plan.fields?.cta?.options?.map((option) => option.value)).toEqual(PlanSchema.shape.cta.options)
   })
@@ -105,8 +101,8 @@ describe('one statement of the rules: the editor fields are the zod schemas', ()
       (plan: Plan) => ({ ...plan, cta: 'call-us' as Plan['cta'] }),
       'expected one of signup, contact, got "call-us"',
     ],
-  ])('%s is refused by the editor with the content check’s words', (_name, change, message) => {
-    const { state, plans } = pricingState()
+  ])('%s is refused by the editor with the content check’s words', async (_name, change, message) => {
+    const { state, plans } = await pricingState()
     const edited = { ...state, plans: plans.map((plan) => (plan.id === 'team' ? change(plan) : plan)) }
     const problems = editorProblems('pricing', edited)
     expect(problems.some((problem) => problem.includes(message))).toBe(true)
@@ -116,25 +112,37 @@ describe('one statement of the rules: the editor fields are the zod schemas', ()
     expect(() => parseContentFile(PRICING, file, PricingFrontmatterSchema)).toThrow(message)
   })
 
-  it('a price written as a word in the file opens as written and is refused with the content check’s words until replaced', () => {
+  it('a price written as a word in the file opens as written and is refused with the content check’s words until replaced', async () => {
     const source = read(PRICING).replace('    priceMonthlyUsd: 12\n', '    priceMonthlyUsd: twelve\n')
-    const state = openEntry('pricing', source)
-    expect((state.plans as Plan[])[1]?.priceMonthlyUsd).toBe('twelve')
-    expect(editorProblems('pricing', state)).toEqual(['plans.1.priceMonthlyUsd: expected a number, got "twelve"'])
     expect(() => parseContentFile(PRICING, source, PricingFrontmatterSchema)).toThrow(
       'plan "Team" › priceMonthlyUsd: expected a number, got "twelve"',
     )
-    const plans = (state.plans as Plan[]).map((plan) => (plan.id === 'team' ? { ...plan, priceMonthlyUsd: 12 } : plan))
-    expect(saveEntry('pricing', { ...state, plans })).toBe(read(PRICING))
+    // What the editor's form holds for the file's value: the field's own parse keeps it as written.
+    const opened = planField('priceMonthlyUsd').parse('twelve')
+    expect(opened).toBe('twelve')
+    const { state, plans } = await pricingState()
+    const withPrice = (price: unknown) => ({
+      ...state,
+      plans: plans.map((plan) => (plan.id === 'team' ? { ...plan, priceMonthlyUsd: price } : plan)),
+    })
+    expect(editorProblems('pricing', withPrice(opened))).toEqual(['plans.1.priceMonthlyUsd: expected a number, got "twelve"'])
+    expect(editorProblems('pricing', withPrice(12))).toEqual([])
   })
 
-  it('a button value outside the allowed ones opens as written and is refused with the content check’s words', () => {
+  it('a button value outside the allowed ones opens as written and is refused with the content check’s words', async () => {
     const source = read(PRICING).replace('    cta: signup\n    ctaLabel: Start a team\n', '    cta: call-us\n    ctaLabel: Start a team\n')
     expect(source).not.toBe(read(PRICING))
-    expect(editorProblems('pricing', openEntry('pricing', source))).toEqual(['plans.1.cta: expected one of signup, contact, got "call-us"'])
+    expect(() => parseContentFile(PRICING, source, PricingFrontmatterSchema)).toThrow(
+      'plan "Team" › cta: expected one of signup, contact, got "call-us"',
+    )
+    const opened = planField('cta').parse('call-us')
+    expect(opened).toBe('call-us')
+    const { state, plans } = await pricingState()
+    const edited = { ...state, plans: plans.map((plan) => (plan.id === 'team' ? { ...plan, cta: opened } : plan)) }
+    expect(editorProblems('pricing', edited)).toEqual(['plans.1.cta: expected one of signup, contact, got "call-us"'])
   })
 
-  it('a plan the content check would refuse says why in the list of plans, in the content check’s words', () => {
+  it('a plan the content check would refuse says why in the list of plans, in the content check’s words', async () => {
     const list = singletonSchema('pricing').plans as unknown as { itemLabel: (preview: unknown) => string }
     // What Keystatic hands itemLabel: the entry's preview, each field holding its value.
     const preview = (plan: Plan) => ({
@@ -142,7 +150,7 @@ describe('one statement of the rules: the editor fields are the zod schemas', ()
         Object.entries(plan).map(([key, value]) => [key, Array.isArray(value) ? { elements: value.map((item) => ({ value: item })) } : { value }]),
       ),
     })
-    const team = pricingState().plans.find((plan) => plan.id === 'team') as Plan
+    const team = (await pricingState()).plans.find((plan) => plan.id === 'team') as Plan
     expect(list.itemLabel(preview(team))).toBe('Team')
     expect(list.itemLabel(preview({ ...team, name: '' }))).toBe('Plans — name: expected text, got an empty value')
     expect(list.itemLabel(preview({ ...team, features: ['Unlimited goals', 'x'.repeat(121)] }))).toBe(
@@ -151,17 +159,17 @@ describe('one statement of the rules: the editor fields are the zod schemas', ()
   })
 
   it('the sales form of the contact page has the fields of SalesFormSchema, its parts and its choices', () => {
-    const schema = singletonSchema('contact') as unknown as Record<string, Field>
-    const form = schema.salesForm as Field
+    const schema = singletonSchema('contact')
+    const form = schema.salesForm as AnyField
     expect(Object.keys(form.fields ?? {})).toEqual(Object.keys(SalesFormSchema.shape))
     expect(Object.keys(form.fields?.fields?.fields ?? {})).toEqual(Object.keys(SalesFormSchema.shape.fields.shape))
     expect(Object.keys(form.fields?.thanks?.fields ?? {})).toEqual(Object.keys(SalesFormSchema.shape.thanks.shape))
     expect(Object.keys(form.fields?.fields?.fields?.topic?.fields?.choices?.element?.fields ?? {})).toEqual(['value', 'label'])
   })
 
-  it('a topic choice whose value is already taken is refused by the editor with the content check’s words', () => {
+  it('a topic choice whose value is already taken is refused by the editor with the content check’s words', async () => {
     type Choice = { value: string; label: string }
-    const state = openEntry('contact', read(CONTACT))
+    const state = await readEntry('contact')
     const form = state.salesForm as { fields: { topic: { choices: Choice[] } } }
     const choices = form.fields.topic.choices.map((choice) => (choice.value === 'security' ? { ...choice, value: 'Security!' } : choice))
     const edited = { ...state, salesForm: { ...form, fields: { ...form.fields, topic: { ...form.fields.topic, choices } } } }
@@ -170,34 +178,34 @@ describe('one statement of the rules: the editor fields are the zod schemas', ()
     ])
   })
 
-  it('emptying a help text of the sales form removes only its line, and the page reads it as no help', () => {
+  it('an emptied help text of the sales form is left out of the file (the field’s own serializer), which the page reads as no help', () => {
+    const form = singletonSchema('contact').salesForm?.fields?.fields?.fields?.email?.fields?.help as AnyField
+    expect(form.serialize('')).toEqual({})
     const source = read(CONTACT)
-    const state = openEntry('contact', source)
-    const form = state.salesForm as { fields: { email: { label: string; help: string } } }
-    const saved = saveEntry('contact', { ...state, salesForm: { ...form, fields: { ...form.fields, email: { ...form.fields.email, help: '' } } } })
-    expect(source.replace('      help: We answer to this address.\n', '')).toBe(saved)
-    expect(parseContentFile(CONTACT, saved, ContactFrontmatterSchema).data.salesForm.fields.email.help).toBeUndefined()
+    expect(source).toContain('      help: We answer to this address.\n')
+    const withoutHelp = source.replace('      help: We answer to this address.\n', '')
+    expect(parseContentFile(CONTACT, withoutHelp, ContactFrontmatterSchema).data.salesForm.fields.email.help).toBeUndefined()
   })
 
-  it('a date in the future is refused by the editor as by the content check', () => {
-    const { state } = pricingState()
+  it('a date in the future is refused by the editor as by the content check', async () => {
+    const { state } = await pricingState()
     expect(editorProblems('pricing', { ...state, updated: '2999-01-01' })).toEqual([
       'updated: expected a date no later than today (the day the text last changed), got "2999-01-01"',
     ])
   })
 
-  it('a resource code other than its file name and a skill name other than its published path are refused by the editor with the content check’s words', () => {
-    const resource = openEntry('resource-agent-boundaries', read('content/resources/agent-boundaries.md'))
+  it('a resource code other than its file name and a skill name other than its published path are refused by the editor with the content check’s words', async () => {
+    const resource = await readEntry('resource-agent-boundaries')
     expect(editorProblems('resource-agent-boundaries', { ...resource, id: 'product-overview' })).toEqual([
       'id: expected "agent-boundaries" (the file name), got "product-overview"',
     ])
-    const skill = openEntry('skill', read('content/agent-skills/cadence-public-api.md'))
+    const skill = await readEntry('skill')
     expect(editorProblems('skill', { ...skill, name: 'another-skill' })).toEqual([
       'name: expected "cadence-public-api" (the skill\'s published path), got "another-skill"',
     ])
   })
 
-  it('the unchanged content passes the editor’s checks', () => {
-    for (const entry of EDITOR_SINGLETONS) expect(editorProblems(entry.key, openEntry(entry.key, read(entry.file)))).toEqual([])
+  it('the unchanged content passes the editor’s checks', async () => {
+    for (const entry of EDITOR_SINGLETONS) expect(editorProblems(entry.key, await readEntry(entry.key))).toEqual([])
   })
 })

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { buildRecordOf, describeBuildMismatch } from '../../lib/build-record.ts'
-import { checkLeadForm, fieldControls, looksLikeSpam, readLeadForm } from '../../lib/leads/form-fields.ts'
+import { checkLeadForm, fieldControls, readLeadForm, spamReasonOf } from '../../lib/leads/form-fields.ts'
 import { EMPTY_FORM, renderLeadFormSlot } from '../../lib/leads/form-html.ts'
 import { buildLeadForm } from '../../lib/leads/form.ts'
 import { leadFormPage, splitAtLeadSlot } from '../../lib/leads/form-page.ts'
@@ -62,12 +62,41 @@ describe('the sales form fields', () => {
     })
   })
 
-  it('marks spam by the honeypot or a submit under 3 s; without a fill time (no script) nothing is required', () => {
-    expect(looksLikeSpam(readLeadForm('website=&fillMs='))).toBe(false)
-    expect(looksLikeSpam(readLeadForm('name=Ada'))).toBe(false)
-    expect(looksLikeSpam(readLeadForm('website=http%3A%2F%2Fspam.example'))).toBe(true)
-    expect(looksLikeSpam(readLeadForm('fillMs=2999'))).toBe(true)
-    expect(looksLikeSpam(readLeadForm('fillMs=3000'))).toBe(false)
+  it('holds spam for the honeypot or a submit under 3 s, saying which; without a fill time (no script) nothing is required', () => {
+    expect(spamReasonOf(readLeadForm('website=&fillMs='))).toBeNull()
+    expect(spamReasonOf(readLeadForm('name=Ada'))).toBeNull()
+    expect(spamReasonOf(readLeadForm('website=http%3A%2F%2Fspam.example'))).toBe('honeypot')
+    expect(spamReasonOf(readLeadForm('website=http%3A%2F%2Fspam.example&filledBy=webmcp'))).toBe('honeypot')
+    expect(spamReasonOf(readLeadForm('fillMs=2999'))).toBe('too-fast')
+    expect(spamReasonOf(readLeadForm('fillMs=3000'))).toBeNull()
+  })
+
+  it("does not judge a form the browser's agent filled (filledBy=webmcp) by its speed; another filledBy value counts for nothing", () => {
+    expect(spamReasonOf(readLeadForm('fillMs=900&filledBy=webmcp'))).toBeNull()
+    expect(spamReasonOf(readLeadForm('fillMs=900&filledBy=person'))).toBe('too-fast')
+    expect(readLeadForm('fillMs=900&filledBy=webmcp').filling).toEqual({ fillMs: 900, filledBy: 'webmcp' })
+    expect(readLeadForm('fillMs=12x&filledBy=').filling).toEqual({ fillMs: null, filledBy: null })
+  })
+
+  it.each([
+    ['name', 'Ada\u001b[2J'],
+    ['name', 'Ada\u202eecalvoL'],
+    ['company', 'ACME\u007f'],
+    ['company', 'ACME\u009b31m'],
+    ['name', 'Ada\tLovelace'],
+    ['company', 'Two\nlines'],
+    ['goal', 'Clear \u001b[2J the screen'],
+    ['goal', 'Isolate \u2066this\u2069'],
+  ])('refuses a %s holding a control character or a bidi override (%j) with a message at the field', (field, value) => {
+    expect(checkLeadForm({ ...GOOD, [field]: value }, form.schema)).toEqual({
+      ok: false,
+      errors: { [field]: 'Please remove the invisible control characters (such as text-direction overrides) from this field.' },
+    })
+  })
+
+  it('keeps the tabs and line breaks of a goal, and right-to-left text without overrides', () => {
+    const goal = 'First:\tgrow\r\nSecond: نمو\nThird'
+    expect(checkLeadForm({ ...GOOD, goal, name: 'شريف' }, form.schema)).toEqual({ ok: true, fields: { ...GOOD, goal, name: 'شريف', plan: null } })
   })
 })
 
@@ -83,6 +112,14 @@ describe('the sales form renderer', () => {
     expect(html).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"')
     expect(html).toContain('rows="6">&lt;/textarea&gt;&lt;img src=x onerror=alert(1)&gt;</textarea>')
     expect(html).toContain('<span class="lead-error" id="lead-email-error">Wrong &lt;email&gt;</span>')
+  })
+
+  it('carries the time already spent and the agent mark into the form it shows again; the empty form carries none', () => {
+    const again = renderLeadFormSlot(form.view, { kind: 'form', values: GOOD, filling: { fillMs: 41_250, filledBy: 'webmcp' } })
+    expect(again).toContain('<input type="hidden" name="fillMs" value="41250"><input type="hidden" name="filledBy" value="webmcp">')
+    expect(renderLeadFormSlot(form.view, EMPTY_FORM)).toContain(
+      '<input type="hidden" name="fillMs" value=""><input type="hidden" name="filledBy" value="">',
+    )
   })
 
   it("puts the filled-in block in the empty block's place in the page, under a CSP whose form-action is 'self'", () => {

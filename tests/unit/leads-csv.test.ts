@@ -8,9 +8,25 @@ describe('csvCell', () => {
     ['+1 555 0100', `"'+1 555 0100"`],
     ['-2+3', `"'-2+3"`],
     ['@cmd', `"'@cmd"`],
+  ])('guards %j, which a spreadsheet would read as a formula, with a leading quote: %s', (value, expected) => {
+    expect(csvCell(value)).toBe(expected)
+  })
+
+  it.each([
     ['\t=1', `"'\t=1"`],
     ['\r=1', `"'\r=1"`],
-  ])('guards %j, which a spreadsheet would read as a formula, with a leading quote: %s', (value, expected) => {
+    ['two\r\nlines\nand more', '"two\r\nlines\nand more"'],
+  ])('in a cell that keeps line breaks (the goal), guards %j or keeps it whole: %s', (value, expected) => {
+    expect(csvCell(value, { lineBreaks: true })).toBe(expected)
+  })
+
+  it.each([
+    ['Eve\u001b[2J', '"Eve\\u001B[2J"'],
+    ['\u202eevil', '"\\u202Eevil"'],
+    ['C1 \u009b31m and DEL \u007f', '"C1 \\u009B31m and DEL \\u007F"'],
+    ['tab\there', '"tab\\u0009here"'],
+    ['\t=1', '"\\u0009=1"'],
+  ])('writes out the control characters of %j as \\uXXXX: %s', (value, expected) => {
     expect(csvCell(value)).toBe(expected)
   })
 
@@ -18,7 +34,6 @@ describe('csvCell', () => {
     ['plain', '"plain"'],
     ['', '""'],
     ['Say "hi", then leave', '"Say ""hi"", then leave"'],
-    ['two\r\nlines\nand more', '"two\r\nlines\nand more"'],
     ['a=b, c-d @e', '"a=b, c-d @e"'],
     ['<b>Zoë</b> 🚀 שלום مرحبا', '"<b>Zoë</b> 🚀 שלום مرحبا"'],
   ])('quotes %j and doubles its quotes, nothing else changed: %s', (value, expected) => {
@@ -32,7 +47,7 @@ describe('leadsCsv', () => {
     receivedAt: new Date('2026-11-26T09:00:00.000Z'),
     sourcePage: '/contact',
     addressHash: 'h',
-    spam: false,
+    spamReason: null,
     fields: {
       name: '=cmd|" /C calc"!A0',
       email: 'a@example.com',

@@ -8,7 +8,7 @@ const lead: StoredLead = {
   receivedAt: new Date('2026-11-26T09:00:00.000Z'),
   sourcePage: '/contact',
   addressHash: 'never-sent',
-  spam: false,
+  spamReason: null,
   fields: {
     name: '<@U123> & <!channel> *Bold*',
     email: 'ana@example.com',
@@ -36,6 +36,18 @@ describe('slackMessage', () => {
         'Company: A&amp;B &lt;Co&gt; · team size: 11-50 · topic: programme · plan: programme\n\nGrow &gt; 2x\n\n(lead_0mwxabc000123456789abcdef)',
       mrkdwn: false,
     })
+  })
+})
+
+describe('slackMessage of a lead holding control characters', () => {
+  it('writes each out as \\uXXXX, keeping the goal’s tabs and line breaks: the channel shows what was typed, commanding nothing', () => {
+    const text = slackMessage({
+      ...lead,
+      fields: { ...lead.fields, name: 'Eve\u001b[2J\u202e', company: 'C\u009b1m', goal: 'a\tb\nc\u0007' },
+    }).text
+    expect(text.split('\n')[0]).toBe('New lead from /contact: Eve\\u001B[2J\\u202E &lt;ana@example.com&gt;')
+    expect(text).toContain('Company: C\\u009B1m ·')
+    expect(text).toContain('\n\na\tb\nc\\u0007\n\n')
   })
 })
 

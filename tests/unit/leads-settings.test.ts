@@ -14,7 +14,7 @@ function issuesOf(env: Record<string, string>) {
 }
 
 describe('lead settings', () => {
-  it('default to the SQLite file .data/leads.sqlite, 180 days, no destination, no cron secret', () => {
+  it('default to the SQLite file .data/leads.sqlite, 180 days, no destination, 20 deliveries a minute, no cron secret', () => {
     const config = parseConfig({})
     expect(config.leads).toEqual({
       store: { kind: 'sqlite', path: '.data/leads.sqlite' },
@@ -22,6 +22,7 @@ describe('lead settings', () => {
       retentionDays: 180,
       webhook: null,
       slackWebhookUrl: null,
+      deliveriesPerMinute: 20,
     })
     expect(config.cronSecret).toBeUndefined()
   })
@@ -37,7 +38,7 @@ describe('lead settings', () => {
     })
   })
 
-  it('read the webhook with its secret, Slack, retention, salt and cron secret', () => {
+  it('read the webhook with its secret, Slack, retention, salt, cron secret and deliveries per minute', () => {
     const config = parseConfig({
       LEADS_WEBHOOK_URL: 'https://crm.example.com/hooks/leads',
       LEADS_WEBHOOK_SECRET: SECRET,
@@ -45,8 +46,10 @@ describe('lead settings', () => {
       LEADS_RETENTION_DAYS: '30',
       LEADS_ADDRESS_SALT: 'a-long-enough-salt',
       CRON_SECRET: 'sixteen-chars-ok',
+      LEADS_DELIVERIES_PER_MINUTE: '600',
     })
     expect(config.leads).toMatchObject({
+      deliveriesPerMinute: 600,
       webhook: { url: 'https://crm.example.com/hooks/leads', secret: SECRET },
       slackWebhookUrl: 'https://hooks.slack.com/services/T/B/X',
       retentionDays: 30,
@@ -66,6 +69,11 @@ describe('lead settings', () => {
     [{ LEADS_RETENTION_DAYS: '0' }, 'LEADS_RETENTION_DAYS', 'expected a whole number of days from 1 to 3650, got "0"'],
     [{ CRON_SECRET: 'short' }, 'CRON_SECRET', 'expected a random string of at least 16 characters'],
     [{ LEADS_ADDRESS_SALT: 'short' }, 'LEADS_ADDRESS_SALT', 'expected a random string of at least 16 characters'],
+    [
+      { LEADS_DELIVERIES_PER_MINUTE: '0' },
+      'LEADS_DELIVERIES_PER_MINUTE',
+      'expected a whole number of deliveries per minute from 1 to 100000, got "0"',
+    ],
   ])('refuse %o naming %s', (env, variable, expected) => {
     expect(issuesOf(env)).toEqual([{ variable, expected }])
   })

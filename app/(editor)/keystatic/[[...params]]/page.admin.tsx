@@ -1,17 +1,4 @@
-import { notFound } from 'next/navigation'
-import { editorMode } from '@/lib/env.ts'
-import { EditorApp } from './editor-app.tsx'
+import { EditorPage } from '@/lib/editor/index.ts'
 
-/**
- * The visual editor (Keystatic). Its storage is decided on the server from the settings (lib/env.ts)
- * and handed to the browser as data: only the repository and the GitHub App's name, never a secret.
- */
-export default function EditorPage() {
-  const mode = editorMode()
-  if (!mode) notFound()
-  return mode.kind === 'github' ? (
-    <EditorApp storage={{ kind: 'github', repo: mode.github.repo }} appSlug={mode.github.appSlug} />
-  ) : (
-    <EditorApp storage={{ kind: 'local' }} />
-  )
-}
+/** The visual editor (Keystatic): lib/editor. */
+export default EditorPage

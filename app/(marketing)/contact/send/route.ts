@@ -1,7 +1,6 @@
 import { after } from 'next/server'
 import { toResponse } from '@/lib/http/http-answer.ts'
-import { deliverLeadSoon } from '@/lib/leads/delivery.ts'
-import { decideLeadForm } from '@/lib/lead-routes.ts'
+import { decideLeadForm, deliverLeadAfterAnswer } from '@/lib/lead-routes.ts'
 
 export const dynamic = 'force-dynamic'
 
@@ -9,7 +8,7 @@ export const dynamic = 'force-dynamic'
 async function handleLeadForm(request: Request): Promise<Response> {
   const result = await decideLeadForm(request)
   const id = result.deliverId
-  if (id) after(() => deliverLeadSoon(id))
+  if (id) after(() => deliverLeadAfterAnswer(id))
   return toResponse(result.answer)
 }
 

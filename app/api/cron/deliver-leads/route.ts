@@ -1,5 +1,5 @@
-import { answerDeliveryCron } from '@/lib/leads/delivery-cron.ts'
+import { answerLeadDeliveryCron } from '@/lib/lead-routes.ts'
 
 export const dynamic = 'force-dynamic'
 
-export { answerDeliveryCron as GET }
+export { answerLeadDeliveryCron as GET }

@@ -1,5 +1,5 @@
 /**
- * The visual editor's entries (keystatic.config.ts): one per file the site reads (CONTENT_FILES), with
+ * The visual editor's entries (keystatic-config.ts): one per file the site reads (CONTENT_FILES), with
  * the schema the content check applies to it and the words the marketing team sees for each field.
  * The labels are typed by the schema: a field on one side only is a type error, and the editor's
  * fields are built from the schema itself.
@@ -15,8 +15,8 @@ import type {
   ResourceFrontmatterSchema,
   SalesFormSchema,
   SkillFrontmatterSchema,
-} from './frontmatter.ts'
-import { CONTENT_FILES, CONTENT_SCHEMAS } from './content-files.ts'
+} from '../content/frontmatter.ts'
+import { CONTENT_FILES, CONTENT_SCHEMAS } from '../content/content-files.ts'
 
 /** What a field is called in the editor and what the team is told about it. */
 export interface FieldWords {

@@ -1,6 +1,6 @@
 'use client'
 /**
- * The visual editor's inputs for the fields the content check rules (keystatic.config.ts `checkedBy`).
+ * The visual editor's inputs for the fields the content check rules (keystatic-config.ts `checkedBy`).
  * Keystatic's own inputs compute their message from their own rules, in their own words ("Page title
  * must be no longer than 80 characters"); these are the same components of Keystatic's UI kit showing
  * the content check's message instead ("at most 80 characters (this has 96)").
@@ -17,7 +17,7 @@ import { useState } from 'react'
 
 /**
  * What Keystatic hands every form field's input. The value is the field's kind of value, or the value
- * as the file holds it where the field cannot hold that (keystatic.config.ts `checkedBy`): it is then
+ * as the file holds it where the field cannot hold that (keystatic-config.ts `checkedBy`): it is then
  * wrong, and the input shows it empty or as text, with the content check's message.
  */
 interface InputProps<V> {
