@@ -14,12 +14,16 @@
  *   URL; no other directory is ever fetched;
  * - the key is the one of the directory whose RFC 7638 thumbprint is the `keyid`, and the Ed25519
  *   signature of the signature base verifies with it;
- * - it was not seen before (nonce, else the signature itself) within its lifetime.
+ * - its nonce, when it has one, was not admitted before within its lifetime (checked before the
+ *   Ed25519 verification; only a verified signature records its nonce). The draft makes `nonce`
+ *   optional: a signature without one may be reused until it expires, and each reuse is verified;
+ *   its verdict is cached (./verdict-cache.ts), so a reuse costs a lookup, not a verification.
  *
  * Verdicts: `verified`; `invalid` (malformed headers of any kind, a rule above broken, a wrong
  * signature, a replay); `unverified` (well-formed and within the rules, but the key is not held yet or
  * the signer is not trusted: the draft's "verifier cannot decide"); `unsigned` (none of the three headers).
  */
+import type { KeyObject } from 'node:crypto'
 import { parseItem, type Dictionary, type Parameters } from 'structured-headers'
 import type { SiteConfig } from '../env.ts'
 import { processSingleton } from '../process-singleton.ts'
@@ -35,6 +39,7 @@ import {
   type MessageSignature,
 } from './message-signature.ts'
 import { ReplayGuard, type SharedClaim } from './replay-guard.ts'
+import { type Expiring, VerdictCache } from './verdict-cache.ts'
 
 export const WEB_BOT_AUTH_TAG = 'web-bot-auth'
 export const SKEW_SECONDS = 60
@@ -64,30 +69,63 @@ export interface SignedRequest {
   header(name: string): string | null
 }
 
+/** A verified signature without a nonce, kept for its reuse: its verdict, and what must still hold for it to stand. */
+export interface CachedVerdict extends Expiring {
+  verdict: AgentSignature
+  signer: string
+  keyid: string
+  /** The directory's key it verified with: a refreshed directory that drops or replaces it ends the entry. */
+  key: KeyObject
+  /** Covered components the cache key does not hold (`@path`, other fields), with the values they had. */
+  others: ReadonlyArray<readonly [string, Parameters, string]>
+}
+
+/** Components whose values the cache key holds: the authority and the three signature fields themselves. */
+const KEYED_COMPONENTS: ReadonlySet<string> = new Set(['@authority', 'signature-agent', 'signature-input', 'signature'])
+
+/**
+ * What a verdict is cached by: the authority the request was sent to and its three signature fields
+ * as received. Field values cannot hold a line break, so the joined string names one header set.
+ */
+function verdictKey(authority: string, input: string, signature: string, agent: string): string {
+  return `${authority}\n${input}\n${signature}\n${agent}`
+}
+
 export interface VerifierParts {
   directories: KeyDirectories
   replays: ReplayGuard
+  /** Verdicts of reused signatures without a nonce (default: a cache of MAX_CACHED_VERDICTS). */
+  verdicts?: VerdictCache<CachedVerdict>
   now?: () => number
+  /** The Ed25519 check (default node:crypto's); tests count the verifications. */
+  verify?: typeof verifyEd25519
 }
 
 export class AgentSignatureVerifier {
   private readonly directories: KeyDirectories
   private readonly replays: ReplayGuard
+  private readonly verdicts: VerdictCache<CachedVerdict>
   private readonly now: () => number
+  private readonly verify: typeof verifyEd25519
 
-  constructor({ directories, replays, now = Date.now }: VerifierParts) {
+  constructor({ directories, replays, verdicts = new VerdictCache(), now = Date.now, verify = verifyEd25519 }: VerifierParts) {
     this.directories = directories
     this.replays = replays
+    this.verdicts = verdicts
     this.now = now
+    this.verify = verify
   }
 
-  /** The verdict: at once, or once the shared replay store answered for a signature that verified. */
+  /** The verdict: at once, or once the shared replay store answered for a signature with a nonce that verified. */
   check(request: SignedRequest): AgentSignature | Promise<AgentSignature> {
     const input = request.header('signature-input')
     const signature = request.header('signature')
     const agent = request.header('signature-agent')
     if (input === null && signature === null && agent === null) return UNSIGNED
-    if (input === null || signature === null || agent === null) return INVALID
+    if (input === null || signature === null || agent === null || request.authority === null) return INVALID
+    const key = verdictKey(request.authority, input, signature, agent)
+    const cached = this.verdicts.get(key, this.now() / 1000)
+    if (cached !== undefined && this.stillHolds(cached, request)) return cached.verdict
     let signatures: MessageSignature[]
     let agents: AgentMembers
     try {
@@ -98,15 +136,28 @@ export class AgentSignatureVerifier {
       throw error
     }
     let best: AgentSignature = INVALID
-    for (const signed of signatures) {
-      const verdict = this.checkOne(request, signed, agents)
+    for (const [index, signed] of signatures.entries()) {
+      // Only the first signature's verdict is cached: were an earlier one to verify later, it would count instead.
+      const verdict = this.checkOne(request, signed, agents, index === 0 ? key : null)
       if (verdict instanceof Promise || verdict.verdict === 'verified') return verdict
       if (verdict.verdict === 'unverified') best = verdict
     }
     return best
   }
 
-  private checkOne(request: SignedRequest, signed: MessageSignature, agents: AgentMembers): AgentSignature | Promise<AgentSignature> {
+  /** A cached verdict still holds while the directory still has its key and the other covered components are unchanged. */
+  private stillHolds(cached: CachedVerdict, request: SignedRequest): boolean {
+    if (this.directories.lookup(cached.signer, cached.keyid) !== cached.key) return false
+    for (const [name, params, value] of cached.others) if (requestComponent(request, name, params) !== value) return false
+    return true
+  }
+
+  private checkOne(
+    request: SignedRequest,
+    signed: MessageSignature,
+    agents: AgentMembers,
+    cacheKey: string | null,
+  ): AgentSignature | Promise<AgentSignature> {
     const { params, components, label } = signed
     const keyid = params.get('keyid')
     const created = params.get('created')
@@ -118,7 +169,6 @@ export class AgentSignatureVerifier {
     const now = this.now() / 1000
     const [from, until] = [created as number, expires as number]
     if (from > now + SKEW_SECONDS || until < now - SKEW_SECONDS || until <= from || until - from > MAX_LIFETIME_SECONDS) return INVALID
-    if (request.authority === null) return INVALID
     if (!components.some(([name, componentParams]) => name === '@authority' && componentParams.size === 0)) return INVALID
     // The Signature-Agent member of this label, covered as that member or as the whole field.
     const signerUrl = agents.form === 'string' ? agents.value : agents.members.get(label)
@@ -135,9 +185,22 @@ export class AgentSignatureVerifier {
     if (signer === null) return INVALID
     const key = this.directories.lookup(signer, keyid)
     if (typeof key === 'string') return UNVERIFIED
-    if (!verifyEd25519(key, base, signed.signature)) return INVALID
-    const verified: AgentSignature = { verdict: 'verified', signer }
-    const admitted = this.replays.admit(signer, (nonce as string | undefined) ?? null, signed.signature, (until + SKEW_SECONDS) * 1000)
+    // A nonce already admitted is a replay: refused before the costly verification.
+    const replayKey = typeof nonce === 'string' ? this.replays.replayKey(signer, nonce) : null
+    if (replayKey !== null && this.replays.wasSeen(replayKey)) return INVALID
+    if (!this.verify(key, base, signed.signature)) return INVALID
+    const verified: AgentSignature = Object.freeze({ verdict: 'verified', signer })
+    const validUntil = until + SKEW_SECONDS
+    if (replayKey === null) {
+      if (cacheKey !== null) {
+        const others = components
+          .filter(([name]) => !KEYED_COMPONENTS.has(name))
+          .map(([name, componentParams]) => [name, componentParams, requestComponent(request, name, componentParams) as string] as const)
+        this.verdicts.set(cacheKey, { verdict: verified, signer, keyid, key, others, validUntil }, now)
+      }
+      return verified
+    }
+    const admitted = this.replays.admit(replayKey, validUntil * 1000)
     if (admitted instanceof Promise) return admitted.then((fresh) => (fresh ? verified : INVALID))
     return admitted ? verified : INVALID
   }

@@ -8,7 +8,8 @@ import { directoryAnswer, makeAgentKey, signRequest, type AgentKey } from '../..
 import { DIRECTORY_LIMITS, freshnessMs, KeyDirectories, type DirectoryFetch } from '../../lib/agent-signature/key-directory.ts'
 import { readMessageSignatures, signatureBase, verifyEd25519 } from '../../lib/agent-signature/message-signature.ts'
 import { ReplayGuard } from '../../lib/agent-signature/replay-guard.ts'
-import { AgentSignatureVerifier, siteAuthority, type SignedRequest } from '../../lib/agent-signature/web-bot-auth.ts'
+import { VerdictCache } from '../../lib/agent-signature/verdict-cache.ts'
+import { AgentSignatureVerifier, siteAuthority, type CachedVerdict, type SignedRequest } from '../../lib/agent-signature/web-bot-auth.ts'
 
 describe('RFC 9421 Appendix B.2.6: the Ed25519 signature of the test request, with the key of B.1.4', () => {
   // B.1.4 test-key-ed25519, public part (SubjectPublicKeyInfo).
@@ -76,9 +77,12 @@ interface Setup {
   fetched: string[]
   clock: { now: number }
   directory: { status: number; answer: () => { headers: Record<string, string>; body: string } }
+  /** Ed25519 verifications the verifier made. */
+  verifications: { count: number }
+  verdicts: VerdictCache<CachedVerdict>
 }
 
-function setup(keys: AgentKey[], trusted: string[] = [SIGNER]): Setup {
+function setup(keys: AgentKey[], trusted: string[] = [SIGNER], cachedVerdicts?: number): Setup {
   const clock = { now: NOW }
   const fetched: string[] = []
   const directory = { status: 200, answer: () => directoryAnswer(keys, 'signer.example', { created: Math.floor(clock.now / 1000) }) }
@@ -90,8 +94,14 @@ function setup(keys: AgentKey[], trusted: string[] = [SIGNER]): Setup {
   }
   const now = () => clock.now
   const directories = new KeyDirectories(new Set(trusted), { fetch: fetchDirectory, now, warn: () => undefined })
-  const verifier = new AgentSignatureVerifier({ directories, replays: new ReplayGuard(now), now })
-  return { verifier, directories, fetched, clock, directory }
+  const verifications = { count: 0 }
+  const verify: typeof verifyEd25519 = (key, base, signature) => {
+    verifications.count++
+    return verifyEd25519(key, base, signature)
+  }
+  const verdicts = new VerdictCache<CachedVerdict>(cachedVerdicts)
+  const verifier = new AgentSignatureVerifier({ directories, replays: new ReplayGuard(now), verdicts, now, verify })
+  return { verifier, directories, fetched, clock, directory, verifications, verdicts }
 }
 
 function request(headers: Record<string, string>, authority: string | null = SITE): SignedRequest {
@@ -102,8 +112,8 @@ const signed = (key: AgentKey, options: Partial<Parameters<typeof signRequest>[1
   signRequest(key, { authority: SITE, agent: SIGNER, created: Math.floor(NOW / 1000), ...options })
 
 /** A verifier that already holds the directory of `key`. */
-async function warmed(key: AgentKey) {
-  const context = setup([key])
+async function warmed(key: AgentKey, cachedVerdicts?: number) {
+  const context = setup([key], [SIGNER], cachedVerdicts)
   context.verifier.check(request(signed(key)))
   await context.directories.settled()
   return context
@@ -169,16 +179,23 @@ describe('Web Bot Auth verdicts', () => {
     expect(verifier.check(request(signed(key, { signingKey: makeAgentKey().privateKey })))).toEqual({ verdict: 'invalid', signer: null })
   })
 
-  it('a nonce seen once is invalid the second time, and a signature without nonce replayed is invalid', async () => {
+  it('a nonce seen once is invalid the second time, refused without a second verification', async () => {
     const key = makeAgentKey()
-    const { verifier } = await warmed(key)
+    const { verifier, verifications } = await warmed(key)
     const once = signed(key, { nonce: 'bm9uY2UtMQ==' })
-    expect(verifier.check(request(once)).valueOf()).toEqual({ verdict: 'verified', signer: SIGNER })
+    const before = verifications.count
+    expect(verifier.check(request(once))).toEqual({ verdict: 'verified', signer: SIGNER })
     expect(verifier.check(request(once))).toEqual({ verdict: 'invalid', signer: null })
     expect(verifier.check(request(signed(key, { nonce: 'bm9uY2UtMQ==', lifetime: 200 })))).toEqual({ verdict: 'invalid', signer: null })
-    const bare = signed(key, { nonce: null, lifetime: 100 })
-    expect(verifier.check(request(bare))).toEqual({ verdict: 'verified', signer: SIGNER })
-    expect(verifier.check(request(bare))).toEqual({ verdict: 'invalid', signer: null })
+    expect(verifications.count - before).toBe(1)
+  })
+
+  it('a forged signature does not burn its nonce: the signer verifies with it afterwards', async () => {
+    const key = makeAgentKey()
+    const { verifier } = await warmed(key)
+    const forged = signed(key, { nonce: 'bm9uY2UtMg==', signingKey: makeAgentKey().privateKey })
+    expect(verifier.check(request(forged))).toEqual({ verdict: 'invalid', signer: null })
+    expect(verifier.check(request(signed(key, { nonce: 'bm9uY2UtMg==' })))).toEqual({ verdict: 'verified', signer: SIGNER })
   })
 
   it('a signer that is not trusted is unverified and its directory is never fetched', async () => {
@@ -217,6 +234,90 @@ describe('Web Bot Auth verdicts', () => {
     const headers = signed(key)
     delete headers[missing]
     expect(verifier.check(request(headers))).toEqual({ verdict: 'invalid', signer: null })
+  })
+})
+
+describe('signatures without a nonce, reused until they expire', () => {
+  it('are verified at each reuse, with one Ed25519 verification for all of them', async () => {
+    const key = makeAgentKey()
+    const { verifier, verifications } = await warmed(key)
+    const reused = signed(key, { nonce: null })
+    const before = verifications.count
+    for (let i = 0; i < 3; i++) expect(verifier.check(request(reused))).toEqual({ verdict: 'verified', signer: SIGNER })
+    expect(verifications.count - before).toBe(1)
+  })
+
+  it('are not verified once past expires and its 60 s of skew, cached or not', async () => {
+    const key = makeAgentKey()
+    const { verifier, clock, verdicts } = await warmed(key)
+    const reused = signed(key, { nonce: null, lifetime: 120 })
+    expect(verifier.check(request(reused))).toEqual({ verdict: 'verified', signer: SIGNER })
+    clock.now += (120 + 60) * 1000
+    expect(verifier.check(request(reused))).toEqual({ verdict: 'verified', signer: SIGNER })
+    clock.now += 1000
+    expect(verifier.check(request(reused))).toEqual({ verdict: 'invalid', signer: null })
+    expect(verdicts.size).toBe(0)
+  })
+
+  it('are verified again, not looked up, when the path, authority or Signature-Agent value they cover differs, and are invalid there', async () => {
+    const key = makeAgentKey()
+    const { verifier, verifications } = await warmed(key)
+    const components = ['"@authority"', '"@path"', '"signature-agent";key="sig1"']
+    const reused = signed(key, { nonce: null, components, path: '/api/agent/v1/health' })
+    expect(verifier.check(request(reused))).toEqual({ verdict: 'verified', signer: SIGNER })
+    const before = verifications.count
+    expect(verifier.check({ ...request(reused), target: '/api/agent/v1/resources' })).toEqual({ verdict: 'invalid', signer: null })
+    expect(verifier.check(request(reused, 'other.example'))).toEqual({ verdict: 'invalid', signer: null })
+    // The same signer named by its directory URL: another signed value.
+    const directoryUrl = `sig1="${SIGNER}/.well-known/http-message-signatures-directory"`
+    expect(verifier.check(request({ ...reused, 'signature-agent': directoryUrl }))).toEqual({ verdict: 'invalid', signer: null })
+    expect(verifications.count - before).toBe(3)
+    expect(verifier.check(request(reused))).toEqual({ verdict: 'verified', signer: SIGNER })
+    expect(verifications.count - before).toBe(3)
+  })
+
+  it('stop verifying once a refreshed directory no longer lists their key', async () => {
+    const [old, next] = [makeAgentKey(), makeAgentKey()]
+    const { verifier, directories, clock, directory } = setup([old])
+    directory.answer = () => directoryAnswer([old], 'signer.example', { created: Math.floor(clock.now / 1000), cacheControl: 'max-age=600' })
+    const reused = signed(old, { nonce: null, lifetime: 3600 })
+    verifier.check(request(reused))
+    await directories.settled()
+    expect(verifier.check(request(reused))).toEqual({ verdict: 'verified', signer: SIGNER })
+    directory.answer = () => directoryAnswer([next], 'signer.example', { created: Math.floor(clock.now / 1000) })
+    clock.now += 601_000
+    // Stale: still verified while the refresh it starts is under way.
+    expect(verifier.check(request(reused))).toEqual({ verdict: 'verified', signer: SIGNER })
+    await directories.settled()
+    expect(verifier.check(request(reused))).toEqual({ verdict: 'unverified', signer: null })
+  })
+
+  it('are cached in a bounded number of entries, however many verified signatures arrive', async () => {
+    const key = makeAgentKey()
+    const { verifier, verdicts, verifications } = await warmed(key, 8)
+    const distinct = Array.from({ length: 50 }, (_, i) => signed(key, { nonce: null, lifetime: 300 + i }))
+    for (const headers of distinct) expect(verifier.check(request(headers))).toEqual({ verdict: 'verified', signer: SIGNER })
+    expect(verdicts.size).toBeLessThanOrEqual(8)
+    const before = verifications.count
+    expect(verifier.check(request(distinct[49] as Record<string, string>))).toEqual({ verdict: 'verified', signer: SIGNER })
+    expect(verifier.check(request(distinct[0] as Record<string, string>))).toEqual({ verdict: 'verified', signer: SIGNER })
+    expect(verifications.count - before).toBe(1)
+  })
+
+  it('never cache a signature that did not verify, nor one with a nonce', async () => {
+    const key = makeAgentKey()
+    const { verifier, verdicts } = await warmed(key)
+    for (let i = 0; i < 20; i++) {
+      const headers = signed(key, { nonce: null, lifetime: 300 + i })
+      const bogus = { ...headers, signature: `sig1=:${Buffer.alloc(64, i).toString('base64')}:` }
+      expect(verifier.check(request(bogus))).toEqual({ verdict: 'invalid', signer: null })
+      expect(verifier.check(request(signed(key, { nonce: null, lifetime: 300 + i, signingKey: makeAgentKey().privateKey })))).toEqual({
+        verdict: 'invalid',
+        signer: null,
+      })
+    }
+    expect(verifier.check(request(signed(key)))).toEqual({ verdict: 'verified', signer: SIGNER })
+    expect(verdicts.size).toBe(0)
   })
 })
 
