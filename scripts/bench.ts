@@ -32,6 +32,7 @@ import { benchCases, type BenchCase } from './bench/cases.ts'
 import { benchColdStart } from './bench/cold-start.ts'
 import { benchDelivery } from './bench/delivery.ts'
 import { positiveNumber } from './knobs.ts'
+import type { LoadSigner } from './bench/load.ts'
 import type { UpstashStack } from './bench/upstash.ts'
 import { processCpuMs, processRssMb } from '../harness/proc-stats.ts'
 
@@ -65,8 +66,19 @@ interface Measurement {
   ok: number
 }
 
-async function runLoad(pid: number, url: string, benchCase: BenchCase, storeCpuMs: () => number = () => 0): Promise<Measurement> {
-  const spec = { url, method: benchCase.method, headers: benchCase.headers, body: benchCase.body, connections: CONNECTIONS, duration: DURATION }
+/** A case as the runs send it: a signed case's headers, and its load generator's signer when it signs each request. */
+type LoadCase = BenchCase & { signer?: LoadSigner }
+
+async function runLoad(pid: number, url: string, benchCase: LoadCase, storeCpuMs: () => number = () => 0): Promise<Measurement> {
+  const spec = {
+    url,
+    method: benchCase.method,
+    headers: benchCase.headers,
+    body: benchCase.body,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    signer: benchCase.signer,
+  }
   const cpuBefore = processCpuMs(pid)
   const storeBefore = storeCpuMs()
   let peak = processRssMb(pid)
@@ -199,20 +211,60 @@ async function main(): Promise<void> {
 
 /**
  * The signed cases' headers: a key of a loopback directory the site trusts, signing for the site's own
- * authority (the test build's base URL), valid for the whole bench (an hour).
+ * authority (the test build's base URL). `reused`: one signature without a nonce, valid for the whole
+ * bench (an hour); `per-request`: the load generator signs each request with the key (its private JWK,
+ * made for this run), and the headers here are the first request's.
  */
-function signCases(cases: BenchCase[], directory: LoopbackDirectory): BenchCase[] {
+function signCases(cases: BenchCase[], directory: LoopbackDirectory): LoadCase[] {
   const authority = new URL(SITE_BUILDS.test.BASE_URL).host
   const key = directory.keys[0]
   if (!key) throw new Error('the bench directory has no key')
-  return cases.map((benchCase) =>
-    benchCase.signed
-      ? {
-          ...benchCase,
-          headers: { ...benchCase.headers, host: authority, ...signRequest(key, { authority, agent: directory.origin, lifetime: 3600 }) },
-        }
-      : benchCase,
-  )
+  return cases.map((benchCase) => {
+    if (!benchCase.signed) return benchCase
+    const reused = benchCase.signed === 'reused'
+    const headers = {
+      ...benchCase.headers,
+      host: authority,
+      ...signRequest(key, { authority, agent: directory.origin, lifetime: 3600, ...(reused ? { nonce: null } : {}) }),
+    }
+    if (reused) return { ...benchCase, headers }
+    const signer: LoadSigner = { jwk: key.privateKey.export({ format: 'jwk' }), keyid: key.keyid, authority, agent: directory.origin }
+    return { ...benchCase, headers, signer }
+  })
+}
+
+/**
+ * The verdicts (`agent_signature`) of the access-log lines a site writes, counted as they come: a signed
+ * case's answers must all be logged `verified`, or its numbers would measure another path.
+ */
+function countVerdicts(site: RunningSite): Map<string, number> {
+  const counts = new Map<string, number>()
+  let partial = ''
+  site.process.stdout?.on('data', (chunk: Buffer) => {
+    const text = partial + chunk.toString()
+    const end = text.lastIndexOf('\n') + 1
+    partial = text.slice(end)
+    for (const [, verdict = ''] of text.slice(0, end).matchAll(/"agent_signature":"(\w+)"/g)) counts.set(verdict, (counts.get(verdict) ?? 0) + 1)
+  })
+  return counts
+}
+
+/** What the access log said of one run of a signed case: verified lines, and lines that said anything else. */
+interface SignedRun {
+  answers: number
+  verified: number
+  other: Record<string, number>
+}
+
+async function signedRun(counts: Map<string, number>, before: Map<string, number>, answers: number): Promise<SignedRun> {
+  // The last lines of a run can arrive just after its answers (stdout is a pipe).
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const other: Record<string, number> = {}
+  for (const [verdict, count] of counts) {
+    const added = count - (before.get(verdict) ?? 0)
+    if (verdict !== 'verified' && added > 0) other[verdict] = added
+  }
+  return { answers, verified: (counts.get('verified') ?? 0) - (before.get('verified') ?? 0), other }
 }
 
 async function benchLoad(selected: BenchCase[]): Promise<void> {
@@ -225,6 +277,8 @@ async function benchLoad(selected: BenchCase[]): Promise<void> {
     // The contact form's leads go to an SQLite file of this run, not to the test build's own.
     const signatures: Record<string, string> = directory ? { AGENT_SIGNATURE_DIRECTORIES: directory.origin } : {}
     sites.memory = await startSite({ TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: leadsDatabase, ...signatures }, { server: SERVER })
+    const verdicts = countVerdicts(sites.memory)
+    const signedRuns = new Map<string, SignedRun[]>()
     if (cases.some((c) => c.store === 'upstash')) {
       const { startUpstashStack } = await import('./bench/upstash.ts')
       const stack = await startUpstashStack()
@@ -247,13 +301,21 @@ async function benchLoad(selected: BenchCase[]): Promise<void> {
         const entry = results.get(benchCase.name) ?? { site: [], bare: [] }
         process.stderr.write(`run ${run}/${RUNS} ${benchCase.name}: site… `)
         const storeCpu = benchCase.store === 'upstash' && upstash ? upstash.cpuMs : undefined
-        entry.site.push(await runLoad(site.process.pid ?? 0, `${site.origin}${benchCase.path}`, benchCase, storeCpu))
+        const verdictsBefore = new Map(verdicts)
+        const measured = await runLoad(site.process.pid ?? 0, `${site.origin}${benchCase.path}`, benchCase, storeCpu)
+        entry.site.push(measured)
+        if (benchCase.signed) {
+          const runs = signedRuns.get(benchCase.name) ?? []
+          runs.push(await signedRun(verdicts, verdictsBefore, measured.ok))
+          signedRuns.set(benchCase.name, runs)
+        }
         process.stderr.write('bare…\n')
         entry.bare.push(await runLoad(bareServer.process.pid ?? 0, `http://127.0.0.1:${bareServer.port}${benchCase.path}`, benchCase))
         results.set(benchCase.name, entry)
       }
     }
     printReport(cases, results)
+    printSignedRuns(signedRuns, results)
     printStoredLeads(results)
   } finally {
     for (const site of Object.values(sites)) await site.stop()
@@ -273,6 +335,34 @@ async function waitForDirectoryFetch(directory: LoopbackDirectory): Promise<void
   }
   // The answer is on its way to the site: give it the moment to validate and hold the keys.
   await new Promise((resolve) => setTimeout(resolve, 500))
+}
+
+/**
+ * Each signed case against rest-health (same run): the extra CPU per request and the share of its
+ * throughput (goal: under 0.1 ms, within 5 %), and what the access log said of its requests. A signed
+ * request logged anything but `verified` fails the bench.
+ */
+function printSignedRuns(signedRuns: Map<string, SignedRun[]>, results: Map<string, { site: Measurement[]; bare: Measurement[] }>): void {
+  const unsigned = results.get('rest-health')
+  const failures: string[] = []
+  for (const [name, runs] of signedRuns) {
+    const answers = runs.reduce((sum, run) => sum + run.answers, 0)
+    const verified = runs.reduce((sum, run) => sum + run.verified, 0)
+    const other: Record<string, number> = {}
+    for (const run of runs) for (const [verdict, count] of Object.entries(run.other)) other[verdict] = (other[verdict] ?? 0) + count
+    const otherText = Object.keys(other).length === 0 ? 'none anything else' : JSON.stringify(other)
+    console.log(`\n${name}: ${answers} right answers; the access log says verified for ${verified} requests, ${otherText}.`)
+    if (Object.keys(other).length > 0 || verified < answers) failures.push(name)
+    const signed = results.get(name)
+    if (!unsigned || !signed) continue
+    const [health, site] = [summarize(unsigned.site), summarize(signed.site)]
+    const extraCpu = site.cpuMsPerRequest - health.cpuMsPerRequest
+    const share = site.requestsPerSecond / health.requestsPerSecond
+    console.log(
+      `${name} against rest-health: ${extraCpu.toFixed(3)} CPU ms more per request (goal < 0.1), ${(share * 100).toFixed(1)} % of its throughput (goal ≥ 95 %).`,
+    )
+  }
+  if (failures.length > 0) throw new Error(`signed requests not all logged verified: ${failures.join(', ')}`)
 }
 
 function printReport(cases: BenchCase[], results: Map<string, { site: Measurement[]; bare: Measurement[] }>): void {

@@ -172,8 +172,17 @@ function signatureCases(name: string, makeTarget: () => Target, staticAnswers: {
       expect(mcp.line).toMatchObject({ route: '/mcp', mcp_method: 'tools/list', agent_signature: 'verified', agent_signer: trusted.origin })
     })
 
+    it('a signature without a nonce, reused, is verified each time it is sent: the agent is seen on every request', async () => {
+      const headers = { ...browser, ...signed(trustedKey, trusted, { nonce: null }) }
+      for (let i = 0; i < 3; i++) {
+        const { response, line } = await exchange(target(), HEALTH, headers)
+        expect(response.status).toBe(200)
+        expect(line).toMatchObject({ route: HEALTH, agent_signature: 'verified', agent_signer: trusted.origin })
+      }
+    })
+
     it.each([
-      ['a replayed signature', 'replay'],
+      ['a signature whose nonce was seen before', 'replay'],
       ['a signature covering no component (GHSA-x9cc-346q-g27m)', { components: [] }],
       ['a signature not covering @authority', { components: ['"signature-agent";key="sig1"'] }],
       ['a signature by another key under the trusted keyid', 'other-key'],
@@ -399,7 +408,7 @@ describe('two instances sharing Upstash', () => {
     expect(shared.requests).toBe(1)
   })
 
-  it('share the signatures seen: a signature verified by one instance is a replay at the other', async () => {
+  it('share the nonces seen: a signature verified by one instance is a replay at the other', async () => {
     const headers = {
       'user-agent': BROWSER_UA,
       ...signedFor(target(firstSite), shared.keys[0] as AgentKey, shared),
@@ -408,5 +417,16 @@ describe('two instances sharing Upstash', () => {
     const replayed = await exchange(target(secondSite), HEALTH, headers)
     expect(replayed.response.status).toBe(200)
     expect(replayed.line).toMatchObject({ agent_signature: 'invalid', agent_signer: null })
+  })
+
+  it('a signature without a nonce, reused, is verified by both instances', async () => {
+    const headers = {
+      'user-agent': BROWSER_UA,
+      ...signedFor(target(firstSite), shared.keys[0] as AgentKey, shared, { nonce: null }),
+    }
+    expect((await exchange(target(firstSite), HEALTH, headers)).line).toMatchObject({ agent_signature: 'verified' })
+    const reused = await exchange(target(secondSite), HEALTH, headers)
+    expect(reused.response.status).toBe(200)
+    expect(reused.line).toMatchObject({ agent_signature: 'verified', agent_signer: shared.origin })
   })
 })
