@@ -64,6 +64,8 @@ interface Measurement {
   storeCpuMsPerRequest: number
   /** Answers with the case's right status. */
   ok: number
+  /** CPU of the load generator per request (it runs on the same cores as the server). */
+  generatorCpuMsPerRequest: number
 }
 
 /** A case as the runs send it: a signed case's headers, and its load generator's signer when it signs each request. */
@@ -100,6 +102,7 @@ async function runLoad(pid: number, url: string, benchCase: LoadCase, storeCpuMs
     timeouts: number
     '2xx': number
     '3xx': number
+    generatorCpuMs: number
   }
   const total = Math.max(1, result['2xx'] + result.non2xx)
   // A case whose right answer is a 303 counts its 3xx answers as right, and the rest (2xx too) as wrong.
@@ -114,6 +117,7 @@ async function runLoad(pid: number, url: string, benchCase: LoadCase, storeCpuMs
     non2xx: total - ok,
     errors: result.errors + result.timeouts,
     storeCpuMsPerRequest: storeCpu / total,
+    generatorCpuMsPerRequest: result.generatorCpuMs / total,
   }
 }
 
@@ -177,6 +181,7 @@ function summarize(measurements: Measurement[]): Measurement {
     errors: measurements.reduce((sum, m) => sum + m.errors, 0),
     storeCpuMsPerRequest: pick('storeCpuMsPerRequest'),
     ok: measurements.reduce((sum, m) => sum + m.ok, 0),
+    generatorCpuMsPerRequest: pick('generatorCpuMsPerRequest'),
   }
 }
 
@@ -361,6 +366,14 @@ function printSignedRuns(signedRuns: Map<string, SignedRun[]>, results: Map<stri
     console.log(
       `${name} against rest-health: ${extraCpu.toFixed(3)} CPU ms more per request (goal < 0.1), ${(share * 100).toFixed(1)} % of its throughput (goal ≥ 95 %).`,
     )
+    // On a shared machine the medians can hide a disturbed run: each run, in the order they ran.
+    const eachRun = (entry: { site: Measurement[] }) =>
+      entry.site
+        .map(
+          (m) => `${m.requestsPerSecond.toFixed(0)} req/s ${m.cpuMsPerRequest.toFixed(3)} ms (generator ${m.generatorCpuMsPerRequest.toFixed(3)} ms)`,
+        )
+        .join(', ')
+    console.log(`  runs: rest-health ${eachRun(unsigned)}; ${name} ${eachRun(signed)}`)
   }
   if (failures.length > 0) throw new Error(`signed requests not all logged verified: ${failures.join(', ')}`)
 }
