@@ -2,17 +2,17 @@
  * Verdicts of signatures without a nonce that verified, so that an agent reusing one signature until
  * it expires (the draft lets it: `nonce` is optional) pays a map lookup per request instead of a
  * Structured Fields parse and an Ed25519 verification. An entry is found by the request's raw
- * signature headers and the authority they were verified for (./web-bot-auth.ts, `verdictKey`), which
- * with the signer's key and the time determine the verdict; the verifier checks those two on every hit.
+ * `Signature` field and holds for the exact header set and authority it was verified with, which with
+ * the signer's key and the time determine the verdict (./web-bot-auth.ts checks them on every hit).
  *
  * Only verified signatures enter, so an attacker without a trusted key cannot add entries; the number
- * of entries is bounded (expired entries go first, then the oldest), and so is each key's length.
+ * of entries is bounded (expired entries go first, then the oldest), and so is the length of what each holds.
  */
 
 /** Live entries kept; past this, expired entries and then the oldest go. */
 export const MAX_CACHED_VERDICTS = 10_000
 /** A header set longer than this is verified each time, not kept (a usual one is about 400 characters). */
-export const MAX_VERDICT_KEY_LENGTH = 2_048
+export const MAX_CACHED_HEADERS_LENGTH = 2_048
 
 export interface Expiring {
   /** Seconds since the epoch after which the entry no longer holds. */
@@ -43,8 +43,9 @@ export class VerdictCache<Entry extends Expiring> {
     return entry
   }
 
-  set(key: string, entry: Entry, nowSeconds: number): void {
-    if (key.length > MAX_VERDICT_KEY_LENGTH) return
+  /** Keeps `entry` under `key`; `length`: the characters it holds (key included), bounded by MAX_CACHED_HEADERS_LENGTH. */
+  set(key: string, entry: Entry, length: number, nowSeconds: number): void {
+    if (length > MAX_CACHED_HEADERS_LENGTH) return
     if (this.entries.delete(key)) {
       this.entries.set(key, entry)
       return

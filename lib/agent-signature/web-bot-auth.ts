@@ -71,25 +71,21 @@ export interface SignedRequest {
 
 /** A verified signature without a nonce, kept for its reuse: its verdict, and what must still hold for it to stand. */
 export interface CachedVerdict extends Expiring {
+  /** The rest of the header set it was verified with, beside the `Signature` field it is found by. */
+  input: string
+  agent: string
+  authority: string
   verdict: AgentSignature
   signer: string
   keyid: string
   /** The directory's key it verified with: a refreshed directory that drops or replaces it ends the entry. */
   key: KeyObject
-  /** Covered components the cache key does not hold (`@path`, other fields), with the values they had. */
+  /** Covered components beyond the header set and authority (`@path`, other fields), with the values they had. */
   others: ReadonlyArray<readonly [string, Parameters, string]>
 }
 
-/** Components whose values the cache key holds: the authority and the three signature fields themselves. */
+/** Components a cached verdict's header set and authority determine: the authority and the three signature fields. */
 const KEYED_COMPONENTS: ReadonlySet<string> = new Set(['@authority', 'signature-agent', 'signature-input', 'signature'])
-
-/**
- * What a verdict is cached by: the authority the request was sent to and its three signature fields
- * as received. Field values cannot hold a line break, so the joined string names one header set.
- */
-function verdictKey(authority: string, input: string, signature: string, agent: string): string {
-  return `${authority}\n${input}\n${signature}\n${agent}`
-}
 
 export interface VerifierParts {
   directories: KeyDirectories
@@ -123,9 +119,9 @@ export class AgentSignatureVerifier {
     const agent = request.header('signature-agent')
     if (input === null && signature === null && agent === null) return UNSIGNED
     if (input === null || signature === null || agent === null || request.authority === null) return INVALID
-    const key = verdictKey(request.authority, input, signature, agent)
-    const cached = this.verdicts.get(key, this.now() / 1000)
-    if (cached !== undefined && this.stillHolds(cached, request)) return cached.verdict
+    // Found by its `Signature` field: the signature's own bytes, unique to what was signed.
+    const cached = this.verdicts.get(signature, this.now() / 1000)
+    if (cached !== undefined && this.stillHolds(cached, request, input, agent)) return cached.verdict
     let signatures: MessageSignature[]
     let agents: AgentMembers
     try {
@@ -138,15 +134,19 @@ export class AgentSignatureVerifier {
     let best: AgentSignature = INVALID
     for (const [index, signed] of signatures.entries()) {
       // Only the first signature's verdict is cached: were an earlier one to verify later, it would count instead.
-      const verdict = this.checkOne(request, signed, agents, index === 0 ? key : null)
+      const verdict = this.checkOne(request, signed, agents, index === 0 ? { input, signature, agent, authority: request.authority } : null)
       if (verdict instanceof Promise || verdict.verdict === 'verified') return verdict
       if (verdict.verdict === 'unverified') best = verdict
     }
     return best
   }
 
-  /** A cached verdict still holds while the directory still has its key and the other covered components are unchanged. */
-  private stillHolds(cached: CachedVerdict, request: SignedRequest): boolean {
+  /**
+   * A cached verdict holds for the very header set and authority it was verified with, while the
+   * signer's directory still has its key and the other components it covers are unchanged.
+   */
+  private stillHolds(cached: CachedVerdict, request: SignedRequest, input: string, agent: string): boolean {
+    if (cached.input !== input || cached.agent !== agent || cached.authority !== request.authority) return false
     if (this.directories.lookup(cached.signer, cached.keyid) !== cached.key) return false
     for (const [name, params, value] of cached.others) if (requestComponent(request, name, params) !== value) return false
     return true
@@ -156,7 +156,8 @@ export class AgentSignatureVerifier {
     request: SignedRequest,
     signed: MessageSignature,
     agents: AgentMembers,
-    cacheKey: string | null,
+    /** The raw header set and authority its verdict is cached with, for the first signature of a set. */
+    received: (Pick<CachedVerdict, 'input' | 'agent' | 'authority'> & { signature: string }) | null,
   ): AgentSignature | Promise<AgentSignature> {
     const { params, components, label } = signed
     const keyid = params.get('keyid')
@@ -192,11 +193,13 @@ export class AgentSignatureVerifier {
     const verified: AgentSignature = Object.freeze({ verdict: 'verified', signer })
     const validUntil = until + SKEW_SECONDS
     if (replayKey === null) {
-      if (cacheKey !== null) {
+      if (received !== null) {
+        const { signature, ...fields } = received
         const others = components
           .filter(([name]) => !KEYED_COMPONENTS.has(name))
           .map(([name, componentParams]) => [name, componentParams, requestComponent(request, name, componentParams) as string] as const)
-        this.verdicts.set(cacheKey, { verdict: verified, signer, keyid, key, others, validUntil }, now)
+        const length = signature.length + fields.input.length + fields.agent.length + fields.authority.length
+        this.verdicts.set(signature, { ...fields, verdict: verified, signer, keyid, key, others, validUntil }, length, now)
       }
       return verified
     }

@@ -259,7 +259,7 @@ describe('signatures without a nonce, reused until they expire', () => {
     expect(verdicts.size).toBe(0)
   })
 
-  it('are verified again, not looked up, when the path, authority or Signature-Agent value they cover differs, and are invalid there', async () => {
+  it('are verified again, not looked up, when the path, authority, Signature-Agent or signature parameters they cover differ, and are invalid there', async () => {
     const key = makeAgentKey()
     const { verifier, verifications } = await warmed(key)
     const components = ['"@authority"', '"@path"', '"signature-agent";key="sig1"']
@@ -271,9 +271,12 @@ describe('signatures without a nonce, reused until they expire', () => {
     // The same signer named by its directory URL: another signed value.
     const directoryUrl = `sig1="${SIGNER}/.well-known/http-message-signatures-directory"`
     expect(verifier.check(request({ ...reused, 'signature-agent': directoryUrl }))).toEqual({ verdict: 'invalid', signer: null })
-    expect(verifications.count - before).toBe(3)
+    // The same Signature under other signature parameters.
+    const input = (reused['signature-input'] as string).replace(';tag=', ';label="x";tag=')
+    expect(verifier.check(request({ ...reused, 'signature-input': input }))).toEqual({ verdict: 'invalid', signer: null })
+    expect(verifications.count - before).toBe(4)
     expect(verifier.check(request(reused))).toEqual({ verdict: 'verified', signer: SIGNER })
-    expect(verifications.count - before).toBe(3)
+    expect(verifications.count - before).toBe(4)
   })
 
   it('stop verifying once a refreshed directory no longer lists their key', async () => {
