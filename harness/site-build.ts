@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import path from 'node:path'
 import { SETTING_VARIABLES } from '../lib/env.ts'
 import { BUILD_SOURCES, buildCopy, copyForBuild } from './project-build.ts'
+import { PAGE_SCRIPT_PATH } from '../lib/pages/page-script-hooks.ts'
 import { projectRoot } from './paths.ts'
 
 /** The site most tests run against: a custom domain, and a product app URL that differs from the default. */
@@ -73,8 +74,15 @@ export function siteBuildDir(name: SiteBuildName): string {
   return path.join(projectRoot, 'tests', '.artifacts', 'sites', name)
 }
 
+/**
+ * What a build writes into the project itself (the pages' script, bundled into public/ by the build's
+ * first step, lib/pages/page-script.ts): not a source, and a test that runs that step in the project
+ * (deployment-warnings) must not make every later test rebuild a site other tests are serving.
+ */
+const GENERATED_FILES = new Set([path.join(projectRoot, 'public', PAGE_SCRIPT_PATH)])
+
 function fingerprintOf(target: string, hash: ReturnType<typeof createHash>): void {
-  if (!existsSync(target)) return
+  if (!existsSync(target) || GENERATED_FILES.has(target)) return
   const stat = statSync(target)
   if (stat.isDirectory()) {
     for (const entry of readdirSync(target).sort()) fingerprintOf(path.join(target, entry), hash)

@@ -72,6 +72,7 @@ describe('placeholder domains in a production build', () => {
     UPSTASH_REDIS_REST_URL: 'https://redis.upstash.io',
     UPSTASH_REDIS_REST_TOKEN: 'token',
     APP_URL: 'https://app.cadence.io',
+    CRON_SECRET: 'a-cron-secret-of-the-deployment',
   }
 
   it('are named with the files that hold them, and the build goes on', () => {

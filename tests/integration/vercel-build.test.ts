@@ -118,17 +118,19 @@ function conditionsHold(route: VercelRoute, headers: Record<string, string>): bo
 }
 
 describe('config.json', () => {
-  it('sends only requests naming text/markdown, preflights, and signed requests for agent answers outside the agent API to the proxy', () => {
-    // The editor's pages reach it without a condition (its own test); these are the conditional ones.
-    const proxyRoutes = output.routes.filter((route) => route.middlewarePath && route.has)
+  it("sends only the editor's pages, and requests naming text/markdown, preflights and signed requests for agent answers outside the agent API, to the proxy", () => {
+    const proxyRoutes = output.routes.filter((route) => route.middlewarePath)
     expect(proxyRoutes.map((route) => route.has)).toEqual([
+      undefined,
       [{ type: 'header', key: 'accept', value: '.*[Tt][Ee][Xx][Tt]/[Mm][Aa][Rr][Kk][Dd][Oo][Ww][Nn].*' }],
       [{ type: 'header', key: 'access-control-request-method' }],
       [{ type: 'header', key: 'signature-input' }],
       [{ type: 'header', key: 'signature' }],
       [{ type: 'header', key: 'signature-agent' }],
     ])
-    const [markdown, preflight, ...signed] = proxyRoutes as [VercelRoute, VercelRoute, ...VercelRoute[]]
+    const [editor, markdown, preflight, ...signed] = proxyRoutes as [VercelRoute, VercelRoute, VercelRoute, ...VercelRoute[]]
+    for (const path of ['/keystatic', '/keystatic/branch/main']) expect(matches(editor, path), path).toBe(true)
+    for (const path of ['/', '/pricing', '/api/agent/v1/health', '/mcp']) expect(matches(editor, path), path).toBe(false)
     for (const route of [markdown, preflight]) {
       for (const path of ['/', '/pricing', '/no-such-page']) expect(matches(route, path), path).toBe(true)
       for (const path of ['/api/agent/v1/health', '/mcp']) expect(matches(route, path), path).toBe(false)
