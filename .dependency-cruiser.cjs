@@ -9,8 +9,9 @@
  *   site          lib/site.ts, lib/site-model.ts, lib/build-record.ts: the deployment (settings + content + URLs)
  *   features      lib/agent, lib/mcp, lib/discovery, lib/pages, lib/webmcp, lib/quota, lib/redis,
  *                 lib/rollout, lib/telemetry, lib/leads (the contact form's leads: form, store, delivery),
- *                 lib/editor (the visual editor: Keystatic over content/, its API, its request guard)
- *   composition   lib/admission.ts, lib/agent-routes.ts, lib/lead-routes.ts, lib/server/: what answers a request
+ *                 lib/editor (the visual editor: Keystatic over content/, its API, its request guard),
+ *                 lib/agent-signature (Web Bot Auth: whether a request's signature shows a trusted signer)
+ *   composition   lib/admission.ts, lib/agent-routes.ts, lib/lead-routes.ts, lib/signed-agents.ts, lib/server/: what answers a request
  *
  * Within the features, domain code never imports telemetry: decisions reach it as returned values,
  * and lib/webmcp (the page script's tool behaviour) imports nothing: lib/pages builds on it.
@@ -19,8 +20,8 @@ const CONTRACT = '^lib/contract/'
 const FOUNDATION = '^lib/(http/|net/|routes/|env\\.ts|env-files\\.ts|process-singleton\\.ts|client-address\\.ts|on-demand\\.ts)'
 const CONTENT = '^lib/content/'
 const SITE = '^lib/(site|site-model|build-record)\\.ts'
-const FEATURES = '^lib/(agent/|mcp/|discovery/|pages/|webmcp/|quota/|redis/|rollout/|telemetry/|leads/|editor/|admission\\.ts)'
-const COMPOSITION = '^lib/(agent-routes\\.ts|lead-routes\\.ts|server/)'
+const FEATURES = '^lib/(agent/|agent-signature/|mcp/|discovery/|pages/|webmcp/|quota/|redis/|rollout/|telemetry/|leads/|editor/|admission\\.ts)'
+const COMPOSITION = '^lib/(agent-routes\\.ts|lead-routes\\.ts|signed-agents\\.ts|server/)'
 
 const only = (name, from, allowed) => ({
   name,
@@ -42,7 +43,7 @@ module.exports = {
       name: 'domain-without-telemetry',
       severity: 'error',
       comment: 'Domain modules hand decisions to telemetry as values; they never import it.',
-      from: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout|leads|editor)/' },
+      from: { path: '^lib/(agent|agent-signature|mcp|discovery|pages|webmcp|quota|redis|rollout|leads|editor)/' },
       to: { path: '^lib/telemetry/' },
     },
     {
@@ -50,7 +51,7 @@ module.exports = {
       severity: 'error',
       comment: 'Telemetry records values; it imports no feature.',
       from: { path: '^lib/telemetry/' },
-      to: { path: '^lib/(agent|mcp|discovery|pages|webmcp|quota|redis|rollout|leads|editor)/' },
+      to: { path: '^lib/(agent|agent-signature|mcp|discovery|pages|webmcp|quota|redis|rollout|leads|editor)/' },
     },
     {
       name: 'webmcp-runs-in-the-page',

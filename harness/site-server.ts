@@ -91,6 +91,9 @@ export async function startSite(
   }
 }
 
+/** The most of a site's output `output()` keeps (characters). */
+const KEPT_OUTPUT_CHARACTERS = 128 * 1024 * 1024
+
 /** Runs a command that serves the site on 127.0.0.1:`port` (e.g. `npm start` in a copy) until it says it is ready. */
 export async function startSiteProcess(
   command: string,
@@ -100,8 +103,14 @@ export async function startSiteProcess(
   // Its own process group, so stopping it also stops what it started (`npm start` runs the server under sh).
   const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   let output = ''
-  child.stdout?.on('data', (chunk) => (output += chunk))
-  child.stderr?.on('data', (chunk) => (output += chunk))
+  const keep = (chunk: Buffer) => {
+    output += chunk
+    // A load run's access log outgrows any string (V8's limit is about 2^29 characters): past the bound
+    // the oldest half goes, from a line's start. Tests print far less; the last lines are what a failure needs.
+    if (output.length > KEPT_OUTPUT_CHARACTERS) output = output.slice(output.indexOf('\n', output.length - KEPT_OUTPUT_CHARACTERS / 2) + 1)
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
   // A failed spawn (e.g. EAGAIN) emits 'error' and never exits: report it instead of waiting 30 s.
   child.once('error', (error) => (output += `\n[spawn failed: ${error.message}]`))
   const origin = `http://127.0.0.1:${options.port}`

@@ -77,6 +77,44 @@ function webOrigin(value: string): string | undefined {
   return undefined
 }
 
+/**
+ * AGENT_SIGNATURE_DIRECTORIES: the key directories whose signed agents the site verifies (lib/agent-signature),
+ * as origins; `none` trusts none. https only: a directory is fetched from the address a request names, so
+ * plain http is allowed for a loopback host alone (local tests).
+ */
+const signatureDirectories = setting((value) => {
+  if (value.toLowerCase() === 'none') return []
+  const origins: string[] = []
+  for (const item of value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)) {
+    const origin = webOrigin(item)
+    if (!origin || !(origin.startsWith('https://') || isLoopbackOrigin(origin))) {
+      return {
+        expected: `expected https origins of key directories such as https://chatgpt.com (http only for a loopback host), or none, got ${quote(item)}`,
+      }
+    }
+    if (!origins.includes(origin)) origins.push(origin)
+  }
+  return origins
+})
+
+function isLoopbackOrigin(origin: string): boolean {
+  const host = new URL(origin).hostname.replace(/^\[|\]$/g, '')
+  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host)
+}
+
+/**
+ * The signers trusted when AGENT_SIGNATURE_DIRECTORIES is unset: the public signers of Web Bot Auth known
+ * when this was written, each with where it is stated (docs/observability.md#verified-agents).
+ */
+export const DEFAULT_AGENT_SIGNATURE_DIRECTORIES: readonly string[] = [
+  // OpenAI's ChatGPT agent sends `Signature-Agent: "https://chatgpt.com"`; its keys are at
+  // https://chatgpt.com/.well-known/http-message-signatures-directory.
+  'https://chatgpt.com',
+]
+
 const trustedProxies = setting((value) => {
   const entries = value
     .split(',')
@@ -179,6 +217,7 @@ const SETTINGS = {
   FLAGS_SECRET: flagsSecret,
   CONTENT_SIGNAL: contentSignal,
   AGENT_ACCESS_LOG: booleanText,
+  AGENT_SIGNATURE_DIRECTORIES: signatureDirectories,
   KEYSTATIC_GITHUB_CLIENT_ID: text,
   KEYSTATIC_GITHUB_CLIENT_SECRET: text,
   KEYSTATIC_SECRET: text,
@@ -239,6 +278,8 @@ export interface SiteConfig {
   contentSignal: string
   /** One JSON line on stdout per agent request (lib/telemetry/access-log.ts); on unless AGENT_ACCESS_LOG=false. */
   agentAccessLog: boolean
+  /** Origins of the key directories whose Web Bot Auth signatures are verified (lib/agent-signature); only these are ever fetched. */
+  agentSignatureDirectories: readonly string[]
   /**
    * The visual editor's GitHub mode (every save a commit on a branch of `repo`), when all its settings
    * are set; null otherwise. Secrets stay on the server: only `repo` and `appSlug` reach the browser.
@@ -367,6 +408,7 @@ export function parseConfig(env: Record<string, string | undefined>): SiteConfig
     flagsSecret: e.FLAGS_SECRET,
     contentSignal: e.CONTENT_SIGNAL ?? DEFAULT_CONTENT_SIGNAL,
     agentAccessLog: e.AGENT_ACCESS_LOG ?? true,
+    agentSignatureDirectories: Object.freeze([...(e.AGENT_SIGNATURE_DIRECTORIES ?? DEFAULT_AGENT_SIGNATURE_DIRECTORIES)]),
     editorGitHub:
       e.KEYSTATIC_GITHUB_CLIENT_ID && e.KEYSTATIC_GITHUB_CLIENT_SECRET && e.KEYSTATIC_SECRET && e.NEXT_PUBLIC_KEYSTATIC_GITHUB_APP_SLUG
         ? {

@@ -16,6 +16,9 @@
  * - the Upstash client and rate-limit library (`@upstash/redis`, `@upstash/ratelimit`): only when
  *   Upstash is configured, by the first request that reads the quota or the rollout setting
  *   (lib/redis/shared-redis.ts, lib/quota/quota.ts). Without Upstash no instance needs them.
+ * - the Web Bot Auth verifier (lib/agent-signature/web-bot-auth.ts, with `structured-headers`): on the
+ *   first request that carries a signature header (lib/signed-agents.ts); an unsigned request only
+ *   looks the three headers up.
  * - the content parser (`yaml`, the frontmatter's zod schemas): only in a process that reads content/
  *   itself (tests, scripts, `next dev`); a production server loads the build's snapshot
  *   (lib/content/load.ts).

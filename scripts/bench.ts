@@ -26,10 +26,13 @@ import { DatabaseSync } from 'node:sqlite'
 import { exitOnConfigError, loadEnvFiles } from '../lib/env-files.ts'
 import { projectRoot } from '../harness/paths.ts'
 import { freePort, startSite, type RunningSite } from '../harness/site-server.ts'
+import { makeAgentKey, signRequest, startLoopbackDirectory, type LoopbackDirectory } from '../harness/agent-signer.ts'
+import { SITE_BUILDS } from '../harness/site-build.ts'
 import { benchCases, type BenchCase } from './bench/cases.ts'
 import { benchColdStart } from './bench/cold-start.ts'
 import { benchDelivery } from './bench/delivery.ts'
 import { positiveNumber } from './knobs.ts'
+import type { LoadSigner } from './bench/load.ts'
 import type { UpstashStack } from './bench/upstash.ts'
 import { processCpuMs, processRssMb } from '../harness/proc-stats.ts'
 
@@ -61,10 +64,23 @@ interface Measurement {
   storeCpuMsPerRequest: number
   /** Answers with the case's right status. */
   ok: number
+  /** CPU of the load generator per request (it runs on the same cores as the server). */
+  generatorCpuMsPerRequest: number
 }
 
-async function runLoad(pid: number, url: string, benchCase: BenchCase, storeCpuMs: () => number = () => 0): Promise<Measurement> {
-  const spec = { url, method: benchCase.method, headers: benchCase.headers, body: benchCase.body, connections: CONNECTIONS, duration: DURATION }
+/** A case as the runs send it: a signed case's headers, and its load generator's signer when it signs each request. */
+type LoadCase = BenchCase & { signer?: LoadSigner }
+
+async function runLoad(pid: number, url: string, benchCase: LoadCase, storeCpuMs: () => number = () => 0): Promise<Measurement> {
+  const spec = {
+    url,
+    method: benchCase.method,
+    headers: benchCase.headers,
+    body: benchCase.body,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    signer: benchCase.signer,
+  }
   const cpuBefore = processCpuMs(pid)
   const storeBefore = storeCpuMs()
   let peak = processRssMb(pid)
@@ -86,6 +102,7 @@ async function runLoad(pid: number, url: string, benchCase: BenchCase, storeCpuM
     timeouts: number
     '2xx': number
     '3xx': number
+    generatorCpuMs: number
   }
   const total = Math.max(1, result['2xx'] + result.non2xx)
   // A case whose right answer is a 303 counts its 3xx answers as right, and the rest (2xx too) as wrong.
@@ -100,6 +117,7 @@ async function runLoad(pid: number, url: string, benchCase: BenchCase, storeCpuM
     non2xx: total - ok,
     errors: result.errors + result.timeouts,
     storeCpuMsPerRequest: storeCpu / total,
+    generatorCpuMsPerRequest: result.generatorCpuMs / total,
   }
 }
 
@@ -163,6 +181,7 @@ function summarize(measurements: Measurement[]): Measurement {
     errors: measurements.reduce((sum, m) => sum + m.errors, 0),
     storeCpuMsPerRequest: pick('storeCpuMsPerRequest'),
     ok: measurements.reduce((sum, m) => sum + m.ok, 0),
+    generatorCpuMsPerRequest: pick('generatorCpuMsPerRequest'),
   }
 }
 
@@ -195,13 +214,76 @@ async function main(): Promise<void> {
   if (!ONLY || ONLY.includes('cold-start')) await benchColdStart(COLD_RUNS)
 }
 
-async function benchLoad(cases: BenchCase[]): Promise<void> {
+/**
+ * The signed cases' headers: a key of a loopback directory the site trusts, signing for the site's own
+ * authority (the test build's base URL). `reused`: one signature without a nonce, valid for the whole
+ * bench (an hour); `per-request`: the load generator signs each request with the key (its private JWK,
+ * made for this run), and the headers here are the first request's.
+ */
+function signCases(cases: BenchCase[], directory: LoopbackDirectory): LoadCase[] {
+  const authority = new URL(SITE_BUILDS.test.BASE_URL).host
+  const key = directory.keys[0]
+  if (!key) throw new Error('the bench directory has no key')
+  return cases.map((benchCase) => {
+    if (!benchCase.signed) return benchCase
+    const reused = benchCase.signed === 'reused'
+    const headers = {
+      ...benchCase.headers,
+      host: authority,
+      ...signRequest(key, { authority, agent: directory.origin, lifetime: 3600, ...(reused ? { nonce: null } : {}) }),
+    }
+    if (reused) return { ...benchCase, headers }
+    const signer: LoadSigner = { jwk: key.privateKey.export({ format: 'jwk' }), keyid: key.keyid, authority, agent: directory.origin }
+    return { ...benchCase, headers, signer }
+  })
+}
+
+/**
+ * The verdicts (`agent_signature`) of the access-log lines a site writes, counted as they come: a signed
+ * case's answers must all be logged `verified`, or its numbers would measure another path.
+ */
+function countVerdicts(site: RunningSite): Map<string, number> {
+  const counts = new Map<string, number>()
+  let partial = ''
+  site.process.stdout?.on('data', (chunk: Buffer) => {
+    const text = partial + chunk.toString()
+    const end = text.lastIndexOf('\n') + 1
+    partial = text.slice(end)
+    for (const [, verdict = ''] of text.slice(0, end).matchAll(/"agent_signature":"(\w+)"/g)) counts.set(verdict, (counts.get(verdict) ?? 0) + 1)
+  })
+  return counts
+}
+
+/** What the access log said of one run of a signed case: verified lines, and lines that said anything else. */
+interface SignedRun {
+  answers: number
+  verified: number
+  other: Record<string, number>
+}
+
+async function signedRun(counts: Map<string, number>, before: Map<string, number>, answers: number): Promise<SignedRun> {
+  // The last lines of a run can arrive just after its answers (stdout is a pipe).
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const other: Record<string, number> = {}
+  for (const [verdict, count] of counts) {
+    const added = count - (before.get(verdict) ?? 0)
+    if (verdict !== 'verified' && added > 0) other[verdict] = added
+  }
+  return { answers, verified: (counts.get('verified') ?? 0) - (before.get('verified') ?? 0), other }
+}
+
+async function benchLoad(selected: BenchCase[]): Promise<void> {
   let upstash: UpstashStack | undefined
   const sites: Record<string, RunningSite> = {}
   const bare: { port: number; process: ChildProcess }[] = []
+  const directory = selected.some((c) => c.signed) ? await startLoopbackDirectory([makeAgentKey()]) : undefined
+  const cases = directory ? signCases(selected, directory) : selected
   try {
     // The contact form's leads go to an SQLite file of this run, not to the test build's own.
-    sites.memory = await startSite({ TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: leadsDatabase }, { server: SERVER })
+    const signatures: Record<string, string> = directory ? { AGENT_SIGNATURE_DIRECTORIES: directory.origin } : {}
+    sites.memory = await startSite({ TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: leadsDatabase, ...signatures }, { server: SERVER })
+    const verdicts = countVerdicts(sites.memory)
+    const signedRuns = new Map<string, SignedRun[]>()
     if (cases.some((c) => c.store === 'upstash')) {
       const { startUpstashStack } = await import('./bench/upstash.ts')
       const stack = await startUpstashStack()
@@ -210,6 +292,8 @@ async function benchLoad(cases: BenchCase[]): Promise<void> {
     }
     const recordings = []
     for (const benchCase of cases) recordings.push(await recordAnswer(sites[benchCase.store] as RunningSite, benchCase))
+    // The signed case's first request started the directory fetch; the runs measure a key already held.
+    if (directory) await waitForDirectoryFetch(directory)
     const recordingsFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-')), 'answers.json')
     writeFileSync(recordingsFile, JSON.stringify(recordings))
     const bareServer = await startBare(recordingsFile)
@@ -222,21 +306,76 @@ async function benchLoad(cases: BenchCase[]): Promise<void> {
         const entry = results.get(benchCase.name) ?? { site: [], bare: [] }
         process.stderr.write(`run ${run}/${RUNS} ${benchCase.name}: site… `)
         const storeCpu = benchCase.store === 'upstash' && upstash ? upstash.cpuMs : undefined
-        entry.site.push(await runLoad(site.process.pid ?? 0, `${site.origin}${benchCase.path}`, benchCase, storeCpu))
+        const verdictsBefore = new Map(verdicts)
+        const measured = await runLoad(site.process.pid ?? 0, `${site.origin}${benchCase.path}`, benchCase, storeCpu)
+        entry.site.push(measured)
+        if (benchCase.signed) {
+          const runs = signedRuns.get(benchCase.name) ?? []
+          runs.push(await signedRun(verdicts, verdictsBefore, measured.ok))
+          signedRuns.set(benchCase.name, runs)
+        }
         process.stderr.write('bare…\n')
         entry.bare.push(await runLoad(bareServer.process.pid ?? 0, `http://127.0.0.1:${bareServer.port}${benchCase.path}`, benchCase))
         results.set(benchCase.name, entry)
       }
     }
     printReport(cases, results)
+    printSignedRuns(signedRuns, results)
     printStoredLeads(results)
   } finally {
     for (const site of Object.values(sites)) await site.stop()
     for (const server of bare) server.process.kill('SIGTERM')
     await upstash?.stop()
+    await directory?.close()
     // The run's leads are test data, not kept.
     rmSync(path.dirname(leadsDatabase), { recursive: true, force: true })
   }
+}
+
+async function waitForDirectoryFetch(directory: LoopbackDirectory): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (directory.requests === 0) {
+    if (Date.now() > deadline) throw new Error('the site never fetched the bench key directory')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  // The answer is on its way to the site: give it the moment to validate and hold the keys.
+  await new Promise((resolve) => setTimeout(resolve, 500))
+}
+
+/**
+ * Each signed case against rest-health (same run): the extra CPU per request and the share of its
+ * throughput (goal: under 0.1 ms, within 5 %), and what the access log said of its requests. A signed
+ * request logged anything but `verified` fails the bench.
+ */
+function printSignedRuns(signedRuns: Map<string, SignedRun[]>, results: Map<string, { site: Measurement[]; bare: Measurement[] }>): void {
+  const unsigned = results.get('rest-health')
+  const failures: string[] = []
+  for (const [name, runs] of signedRuns) {
+    const answers = runs.reduce((sum, run) => sum + run.answers, 0)
+    const verified = runs.reduce((sum, run) => sum + run.verified, 0)
+    const other: Record<string, number> = {}
+    for (const run of runs) for (const [verdict, count] of Object.entries(run.other)) other[verdict] = (other[verdict] ?? 0) + count
+    const otherText = Object.keys(other).length === 0 ? 'none anything else' : JSON.stringify(other)
+    console.log(`\n${name}: ${answers} right answers; the access log says verified for ${verified} requests, ${otherText}.`)
+    if (Object.keys(other).length > 0 || verified < answers) failures.push(name)
+    const signed = results.get(name)
+    if (!unsigned || !signed) continue
+    const [health, site] = [summarize(unsigned.site), summarize(signed.site)]
+    const extraCpu = site.cpuMsPerRequest - health.cpuMsPerRequest
+    const share = site.requestsPerSecond / health.requestsPerSecond
+    console.log(
+      `${name} against rest-health: ${extraCpu.toFixed(3)} CPU ms more per request (goal < 0.1), ${(share * 100).toFixed(1)} % of its throughput (goal ≥ 95 %).`,
+    )
+    // On a shared machine the medians can hide a disturbed run: each run, in the order they ran.
+    const eachRun = (entry: { site: Measurement[] }) =>
+      entry.site
+        .map(
+          (m) => `${m.requestsPerSecond.toFixed(0)} req/s ${m.cpuMsPerRequest.toFixed(3)} ms (generator ${m.generatorCpuMsPerRequest.toFixed(3)} ms)`,
+        )
+        .join(', ')
+    console.log(`  runs: rest-health ${eachRun(unsigned)}; ${name} ${eachRun(signed)}`)
+  }
+  if (failures.length > 0) throw new Error(`signed requests not all logged verified: ${failures.join(', ')}`)
 }
 
 function printReport(cases: BenchCase[], results: Map<string, { site: Measurement[]; bare: Measurement[] }>): void {

@@ -9,6 +9,7 @@ import { CLIENT_ADDRESS_HEADER, FORWARDED_FOR_HEADER } from '../client-address.t
 import type { BodyBudget } from '../http/body-budget.ts'
 import type { HeaderList } from '../http/header-list.ts'
 import { serveWithHandler, writeAnswer } from '../http/node-adapter.ts'
+import { observeStaticAgentRequest } from '../signed-agents.ts'
 import type { Router } from './router.ts'
 
 export interface RequestListenerOptions {
@@ -44,8 +45,11 @@ export function createRequestListener({
       peerAddress: request.socket.remoteAddress,
     })
     if (routing.kind === 'answer') {
+      // A signed request for a document, problem page or twin is observed; any other costs one header lookup.
+      const observed = hasSignatureHeader(request.headers) ? observeStatic(request) : null
       request.resume()
       writeAnswer(routing.answer, response)
+      void observed?.(routing.answer.status)
       return
     }
     request.url = routing.target
@@ -58,6 +62,36 @@ export function createRequestListener({
     }
     forwardClientAddress(request, routing.clientAddress)
     void next(request, response)
+  }
+}
+
+function hasSignatureHeader(headers: IncomingMessage['headers']): boolean {
+  return headers['signature-input'] !== undefined || headers.signature !== undefined || headers['signature-agent'] !== undefined
+}
+
+function observeStatic(request: IncomingMessage) {
+  const target = originForm(request.url ?? '/')
+  const query = target.indexOf('?')
+  const headers = request.headers
+  return observeStaticAgentRequest({
+    method: request.method ?? 'GET',
+    target,
+    pathname: query < 0 ? target : target.slice(0, query),
+    header: (name) => {
+      const value = headers[name]
+      return Array.isArray(value) ? value.join(', ') : (value ?? null)
+    },
+  })
+}
+
+/** A request target in origin-form (an absolute-form target's path and query), as the router reads it. */
+function originForm(target: string): string {
+  if (target.startsWith('/')) return target
+  try {
+    const url = new URL(target)
+    return `${url.pathname}${url.search}`
+  } catch {
+    return '/'
   }
 }
 

@@ -5,16 +5,24 @@
  */
 import { getConfig } from '../env.ts'
 
-/** One agent request. Absent values are null, so every line has the same keys. */
+/**
+ * One agent request. Absent values are null, so every line has the same keys. `status` and
+ * `duration_ms` are null on the lines proxy.ts writes (next start, Vercel): the build's static output
+ * answers after it.
+ */
 export interface AccessLogLine {
   time: string
   type: 'agent_request'
   method: string
   route: string
   path: string
-  status: number
-  duration_ms: number
+  status: number | null
+  duration_ms: number | null
   agent_class: string
+  /** `verified`, `invalid`, `unverified` or `unsigned` (lib/agent-signature/web-bot-auth.ts). */
+  agent_signature: string
+  /** The verified signer's directory origin, else null. */
+  agent_signer: string | null
   admission: string | null
   quota_store: string | null
   quota_remaining: number | null

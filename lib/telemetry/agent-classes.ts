@@ -1,7 +1,7 @@
 /**
  * Who an agent request comes from: the known AI crawlers and assistants by their User-Agent product
- * token (each operator's published token, matched case-insensitively as a whole token), else the MCP
- * client's `clientInfo.name`, else "other". The class goes on spans, metrics and the access log, so it
+ * token (each operator's published token, matched case-insensitively as a whole token), else the
+ * verified Web Bot Auth signer, else the MCP client's `clientInfo.name`, else "other". The class goes on spans, metrics and the access log, so it
  * must stay a small set: unknown MCP client names are normalised and capped (see `mcpClientClass`).
  *
  * Maintained list: add a token when an operator publishes a new one (the operator's crawler docs).
@@ -91,7 +91,20 @@ export function mcpClientClass(name: unknown): string | undefined {
   return value
 }
 
-/** The class of a request: its User-Agent's known agent, else its MCP client, else "other". */
-export function classifyAgent(userAgent: string | null | undefined, mcpClientName?: unknown): string {
-  return agentFromUserAgent(userAgent) ?? mcpClientClass(mcpClientName) ?? OTHER_AGENT_CLASS
+/**
+ * `signed:<host>` for a verified signer (its key directory's origin): agents that run real browsers
+ * send a browser's User-Agent, and the signature is what names them. Signers are the trusted list
+ * (AGENT_SIGNATURE_DIRECTORIES), so these classes stay few.
+ */
+export function signerClass(signer: string | null | undefined): string | undefined {
+  if (!signer) return undefined
+  return `signed:${signer.slice(signer.indexOf('//') + 2)}`
+}
+
+/**
+ * The class of a request: its User-Agent's known agent, else its verified signer, else its MCP client
+ * (a name the client chose), else "other".
+ */
+export function classifyAgent(userAgent: string | null | undefined, mcpClientName?: unknown, signer?: string | null): string {
+  return agentFromUserAgent(userAgent) ?? signerClass(signer) ?? mcpClientClass(mcpClientName) ?? OTHER_AGENT_CLASS
 }

@@ -48,6 +48,20 @@ export interface McpCallRecord {
   error: string | null
 }
 
+/**
+ * What the request's Web Bot Auth signature showed (lib/agent-signature): `verified`, `invalid`,
+ * `unverified` or `unsigned`, and the verified signer's origin. Telemetry records it as it comes.
+ */
+export interface SignatureRecord {
+  signature: string
+  signer: string | null
+}
+
+export const UNSIGNED_RECORD: SignatureRecord = Object.freeze({ signature: 'unsigned', signer: null })
+
+/** Reads a request's signature: at once, or once a shared replay check answered (never a directory fetch). */
+export type SignatureInspector = (request: AgentRequest) => SignatureRecord | Promise<SignatureRecord>
+
 /** A handler's answer (any value with an HTTP status) with what it decided: each value is null when the request never got that far. */
 export interface AgentOutcome<Answer extends { status: number } = { status: number }> {
   answer: Answer
@@ -61,6 +75,7 @@ interface Instruments {
   requestDuration: Histogram
   mcpDuration: Histogram
   refusals: Counter
+  signedRequests: Counter
   failovers: Counter
   leadForm: Counter
   leadDeliveries: Counter
@@ -88,6 +103,10 @@ function getTelemetry(): Telemetry {
         requestDuration: meter.createHistogram(METRIC.requestDuration, { unit: 's', description: 'Duration of agent HTTP requests.', advice }),
         mcpDuration: meter.createHistogram(METRIC.mcpDuration, { unit: 's', description: 'Duration of MCP operations on the server.', advice }),
         refusals: meter.createCounter(METRIC.refusals, { unit: '{request}', description: 'Agent requests refused: 429 (quota), 503 (access off).' }),
+        signedRequests: meter.createCounter(METRIC.signedRequests, {
+          unit: '{request}',
+          description: 'Agent requests that carried a Web Bot Auth signature, by verdict and verified signer.',
+        }),
         failovers: meter.createCounter(METRIC.failovers, { unit: '{failover}', description: 'Switches from Upstash to the in-process quota store.' }),
         leadForm: meter.createCounter(METRIC.leadForm, {
           unit: '{submission}',
@@ -186,16 +205,19 @@ const NOTHING_DECIDED: Omit<AgentOutcome, 'answer'> = { route: null, admission: 
 
 /**
  * `handler` with its request observed. `route`: the route template reported when the outcome names
- * none (`http.route`). The answer is the handler's, unchanged.
+ * none (`http.route`). `inspect` reads the request's signature beside the handler; the answer is the
+ * handler's, unchanged, and waits for nothing but a shared replay check that runs beside it.
  */
 export function observeAgentRoute<Answer extends { status: number }>(
   route: string,
   handler: (request: AgentRequest) => Promise<AgentOutcome<Answer>>,
+  inspect?: SignatureInspector,
 ): (request: AgentRequest) => Promise<Answer> {
   return async (request) => {
     const telemetry = getTelemetry()
     if (!telemetry.spans && !telemetry.metrics && !telemetry.log) return (await handler(request)).answer
     const startedAt = performance.timeOrigin + performance.now()
+    const inspected = inspect ? inspect(request) : UNSIGNED_RECORD
     const path = new URL(request.url).pathname
     let span: Span | undefined
     let spanContext: Context | undefined
@@ -219,13 +241,15 @@ export function observeAgentRoute<Answer extends { status: number }>(
     }
     let outcome: Omit<AgentOutcome, 'answer'> = NOTHING_DECIDED
     let status = 500
+    let signature = inspected instanceof Promise ? UNSIGNED_RECORD : inspected
     try {
       const answered = spanContext ? await context.with(spanContext, handler, undefined, request) : await handler(request)
       outcome = answered
       status = answered.answer.status
+      if (inspected instanceof Promise) signature = await inspected
       return answered.answer
     } finally {
-      finish(telemetry, request, outcome, route, path, status, startedAt, span, spanContext)
+      finish(telemetry, request, outcome, signature, route, path, status, startedAt, span, spanContext)
     }
   }
 }
@@ -234,6 +258,7 @@ function finish(
   telemetry: Telemetry,
   request: AgentRequest,
   seen: Omit<AgentOutcome, 'answer'>,
+  signature: SignatureRecord,
   defaultRoute: string,
   path: string,
   status: number,
@@ -244,8 +269,15 @@ function finish(
   const endedAt = performance.timeOrigin + performance.now()
   const route = seen.route ?? defaultRoute
   const mcp = seen.mcp
-  const agentClass = classifyAgent(request.headers.get('user-agent'), mcp?.clientName)
-  const common: Attributes = { [ATTR.httpMethod]: request.method, [ATTR.httpRoute]: route, [ATTR.httpStatus]: status, [ATTR.agentClass]: agentClass }
+  const agentClass = classifyAgent(request.headers.get('user-agent'), mcp?.clientName, signature.signer)
+  const common: Attributes = {
+    [ATTR.httpMethod]: request.method,
+    [ATTR.httpRoute]: route,
+    [ATTR.httpStatus]: status,
+    [ATTR.agentClass]: agentClass,
+    [ATTR.agentSignature]: signature.signature,
+  }
+  if (signature.signer) common[ATTR.agentSigner] = signature.signer
   const admission = seen.admission
   if (admission) common[ATTR.admission] = admission.outcome
   if (admission?.quotaStore) common[ATTR.quotaStore] = admission.quotaStore
@@ -268,6 +300,7 @@ function finish(
   if (instruments) {
     instruments.requestDuration.record((endedAt - startedAt) / 1000, common)
     if (status === 429 || status === 503) instruments.refusals.add(1, common)
+    if (signature.signature !== UNSIGNED_RECORD.signature) instruments.signedRequests.add(1, signedAttributes(route, agentClass, signature))
     if (mcp?.method) instruments.mcpDuration.record((endedAt - mcp.startedAt) / 1000, mcpAttributes(mcp, agentClass))
   }
 
@@ -281,18 +314,84 @@ function finish(
       status,
       duration_ms: Math.round((endedAt - startedAt) * 1000) / 1000,
       agent_class: agentClass,
+      agent_signature: signature.signature,
+      agent_signer: signature.signer,
       admission: admission?.outcome ?? null,
       quota_store: admission?.quotaStore ?? null,
       quota_remaining: admission?.quotaRemaining ?? null,
       mcp_method: mcp?.method ?? null,
       mcp_tool: mcp?.tool ?? null,
       mcp_error: mcp?.error ?? null,
-      // Vercel's request id when Vercel set it; a client's header of that name means nothing elsewhere.
-      request_id: (telemetry.onVercel && request.headers.get('x-vercel-id')) || randomUUID(),
+      request_id: requestId(telemetry, request.headers.get('x-vercel-id')),
       trace_id: traceId,
     }
     writeAccessLogLine(line)
   }
+}
+
+/** Vercel's request id when Vercel set it; a client's header of that name means nothing elsewhere. */
+function requestId(telemetry: Telemetry, vercelId: string | null): string {
+  return (telemetry.onVercel && vercelId) || randomUUID()
+}
+
+function signedAttributes(route: string, agentClass: string, signature: SignatureRecord): Attributes {
+  const attributes: Attributes = { [ATTR.httpRoute]: route, [ATTR.agentClass]: agentClass, [ATTR.agentSignature]: signature.signature }
+  if (signature.signer) attributes[ATTR.agentSigner] = signature.signer
+  return attributes
+}
+
+/** A prerendered answer for agents (a document, a problem page, a twin, a page asked for as Markdown) that a signed request got. */
+export interface StaticAgentAnswer {
+  method: string
+  /** The route template (lib/routes/agent-answer-paths.ts), or the page path asked for as Markdown. */
+  route: string
+  path: string
+  /** Null where the answer is given after the observer (proxy.ts under Next and Vercel). */
+  status: number | null
+  /** Epoch ms when the request arrived. */
+  startedAt: number
+  /** Null where the answer is given after the observer. */
+  durationMs: number | null
+  userAgent: string | null
+  vercelId: string | null
+}
+
+/**
+ * Records a signed request for a prerendered agent answer: its access-log line and the
+ * `cadence.agent.signed_requests` count (no span: the answer is served from the build's output).
+ */
+export function recordStaticAgentAnswer(answer: StaticAgentAnswer, signature: SignatureRecord): void {
+  const telemetry = getTelemetry()
+  if (!telemetry.metrics && !telemetry.log) return
+  const agentClass = classifyAgent(answer.userAgent, undefined, signature.signer)
+  telemetry.metrics?.signedRequests.add(1, signedAttributes(answer.route, agentClass, signature))
+  if (!telemetry.log) return
+  writeAccessLogLine({
+    time: new Date(answer.startedAt).toISOString(),
+    type: 'agent_request',
+    method: answer.method,
+    route: answer.route,
+    path: answer.path,
+    status: answer.status,
+    duration_ms: answer.durationMs === null ? null : Math.round(answer.durationMs * 1000) / 1000,
+    agent_class: agentClass,
+    agent_signature: signature.signature,
+    agent_signer: signature.signer,
+    admission: null,
+    quota_store: null,
+    quota_remaining: null,
+    mcp_method: null,
+    mcp_tool: null,
+    mcp_error: null,
+    request_id: requestId(telemetry, answer.vercelId),
+    trace_id: null,
+  })
+}
+
+/** Whether signed static answers are observed at all: with no log and no metrics, nothing is verified for them. */
+export function observesStaticAgentAnswers(): boolean {
+  const telemetry = getTelemetry()
+  return telemetry.log || telemetry.metrics !== null
 }
 
 function mcpAttributes(mcp: McpCallRecord, agentClass: string): Attributes {

@@ -19,6 +19,14 @@ export interface BenchCase {
   store: 'memory' | 'upstash'
   /** The status a right answer has, when it is not a 2xx (the form's 303 to the thank-you page). */
   status?: number
+  /**
+   * Sent with a Web Bot Auth signature (harness/agent-signer.ts) of a key from a loopback key directory
+   * the site trusts and holds before the runs. `reused`: one signature without a nonce for the whole
+   * run, as an agent that signs once a minute sends it (verified once, then looked up). `per-request`:
+   * a fresh signature with a nonce of its own for each request, made by the load generator, so that
+   * each request is parsed and verified in full.
+   */
+  signed?: 'reused' | 'per-request'
 }
 
 /** A contact-form submission as the page's form posts it; each one a lead of its own (unique email). */
@@ -49,6 +57,9 @@ export function benchCases(): BenchCase[] {
   const rest = (name: string, path: string, store: BenchCase['store'] = 'memory'): BenchCase => ({ name, method: 'GET', path, headers: {}, store })
   return [
     rest('rest-health', operationPath('getAgentHealth')),
+    // The same request signed, beside rest-health: a reused signature (the speed goal's case), and a fresh one each time.
+    { ...rest('rest-signed', operationPath('getAgentHealth')), signed: 'reused' },
+    { ...rest('rest-signed-nonce', operationPath('getAgentHealth')), signed: 'per-request' },
     rest('rest-resource', RESOURCE),
     rest('rest-resource-upstash', RESOURCE, 'upstash'),
     {

@@ -2,9 +2,21 @@
  * One load run, in its own process so the generator never shares an event loop with a server:
  * autocannon against one URL, each request from one of 10,000 client addresses (sent as
  * X-Forwarded-For; the site under test trusts loopback as its proxy). A `{{n}}` in the body becomes a
- * number of its own in each request, sent from an address of its own. Prints autocannon's result as JSON.
+ * number of its own in each request, sent from an address of its own. With `signer`, each request gets
+ * a Web Bot Auth signature of its own (a fresh nonce), made here: the signing costs the generator, not
+ * the server. Prints autocannon's result as JSON.
  */
+import { createPrivateKey, type JsonWebKey } from 'node:crypto'
 import autocannon from 'autocannon'
+import { signRequest, type AgentKey } from '../../harness/agent-signer.ts'
+
+/** A key made for the bench run (its private JWK), and what each request's signature names. */
+export interface LoadSigner {
+  jwk: JsonWebKey
+  keyid: string
+  authority: string
+  agent: string
+}
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as {
   url: string
@@ -13,6 +25,14 @@ const spec = JSON.parse(process.argv[2] ?? '{}') as {
   body?: string
   connections: number
   duration: number
+  signer?: LoadSigner
+}
+
+const signer = spec.signer
+const key: AgentKey | undefined = signer && {
+  privateKey: createPrivateKey({ key: signer.jwk, format: 'jwk' }),
+  x: signer.jwk.x as string,
+  keyid: signer.keyid,
 }
 
 let counter = 0
@@ -30,6 +50,7 @@ const result = await autocannon({
       setupRequest: (request) => {
         counter = (counter + 1) % 10_000
         request.headers = { ...request.headers, 'x-forwarded-for': `10.${(counter >> 8) & 255}.${counter & 255}.7` }
+        if (key && signer) Object.assign(request.headers, signRequest(key, { authority: signer.authority, agent: signer.agent, lifetime: 60 }))
         if (varies && spec.body) {
           sent += 1
           request.body = spec.body.replaceAll('{{n}}', `${process.pid}-${sent}`)
@@ -43,4 +64,6 @@ const result = await autocannon({
     },
   ],
 })
-process.stdout.write(JSON.stringify(result))
+const { user, system } = process.cpuUsage()
+// The generator's own CPU: on a machine of few cores it competes with the server for them.
+process.stdout.write(JSON.stringify({ ...result, generatorCpuMs: (user + system) / 1000 }))

@@ -118,19 +118,36 @@ function conditionsHold(route: VercelRoute, headers: Record<string, string>): bo
 }
 
 describe('config.json', () => {
-  it("sends only the editor's pages, and requests naming text/markdown or preflights outside the agent API, to the proxy", () => {
+  it("sends only the editor's pages, and requests naming text/markdown, preflights and signed requests for agent answers outside the agent API, to the proxy", () => {
     const proxyRoutes = output.routes.filter((route) => route.middlewarePath)
     expect(proxyRoutes.map((route) => route.has)).toEqual([
       undefined,
       [{ type: 'header', key: 'accept', value: '.*[Tt][Ee][Xx][Tt]/[Mm][Aa][Rr][Kk][Dd][Oo][Ww][Nn].*' }],
       [{ type: 'header', key: 'access-control-request-method' }],
+      [{ type: 'header', key: 'signature-input' }],
+      [{ type: 'header', key: 'signature' }],
+      [{ type: 'header', key: 'signature-agent' }],
     ])
-    const [editor, ...negotiation] = proxyRoutes as [VercelRoute, ...VercelRoute[]]
+    const [editor, markdown, preflight, ...signed] = proxyRoutes as [VercelRoute, VercelRoute, VercelRoute, ...VercelRoute[]]
     for (const path of ['/keystatic', '/keystatic/branch/main']) expect(matches(editor, path), path).toBe(true)
     for (const path of ['/', '/pricing', '/api/agent/v1/health', '/mcp']) expect(matches(editor, path), path).toBe(false)
-    for (const route of negotiation) {
+    for (const route of [markdown, preflight]) {
       for (const path of ['/', '/pricing', '/no-such-page']) expect(matches(route, path), path).toBe(true)
       for (const path of ['/api/agent/v1/health', '/mcp']) expect(matches(route, path), path).toBe(false)
+    }
+    // A signed request reaches the proxy for a document, a problem page or a twin; never for a page view, an asset or the agent API.
+    for (const route of signed) {
+      for (const path of [
+        '/openapi.json',
+        '/llms.txt',
+        '/.well-known/mcp/server-card.json',
+        '/pricing.md',
+        '/problems/agent_rate_limited',
+        '/mcp/server-card',
+      ])
+        expect(matches(route, path), path).toBe(true)
+      for (const path of ['/', '/pricing', '/site.js', '/icon.svg', '/apple-icon', '/api/agent/v1/health', '/mcp'])
+        expect(matches(route, path), path).toBe(false)
     }
   })
 

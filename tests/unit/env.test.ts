@@ -94,6 +94,20 @@ describe('parseConfig', () => {
     ])
   })
 
+  it('reads AGENT_SIGNATURE_DIRECTORIES: https origins (http for loopback only), none, or the public signers by default', () => {
+    expect(parseConfig({}).agentSignatureDirectories).toEqual(['https://chatgpt.com'])
+    expect(parseConfig({ AGENT_SIGNATURE_DIRECTORIES: 'none' }).agentSignatureDirectories).toEqual([])
+    expect(
+      parseConfig({ AGENT_SIGNATURE_DIRECTORIES: 'https://chatgpt.com/, http://127.0.0.1:4100, http://localhost:9, https://chatgpt.com' })
+        .agentSignatureDirectories,
+    ).toEqual(['https://chatgpt.com', 'http://127.0.0.1:4100', 'http://localhost:9'])
+    for (const wrong of ['http://signer.example', 'https://signer.example/keys', 'ftp://127.0.0.1', 'chatgpt.com']) {
+      expect(() => parseConfig({ AGENT_SIGNATURE_DIRECTORIES: wrong }), wrong).toThrow(
+        `Invalid setting AGENT_SIGNATURE_DIRECTORIES: expected https origins of key directories such as https://chatgpt.com (http only for a loopback host), or none, got ${JSON.stringify(wrong)}`,
+      )
+    }
+  })
+
   it('counts an empty or blank value as unset', () => {
     const config = parseConfig({
       PORT: '',

@@ -50,6 +50,14 @@ describe('classifyAgent', () => {
     expect(classifyAgent(null, '  ')).toBe('other')
   })
 
+  it('a verified signer names the class when the User-Agent names no known agent, before the MCP client name', () => {
+    const browser = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36'
+    expect(classifyAgent(browser, undefined, 'https://chatgpt.com')).toBe('signed:chatgpt.com')
+    expect(classifyAgent('node', 'Claude Code', 'http://127.0.0.1:4100')).toBe('signed:127.0.0.1:4100')
+    expect(classifyAgent('ChatGPT-User/1.0', undefined, 'https://chatgpt.com')).toBe('ChatGPT-User')
+    expect(classifyAgent(browser, undefined, null)).toBe('other')
+  })
+
   it('MCP client names are normalised and bounded, so metric attributes stay a small set', () => {
     expect(mcpClientClass('Cursor/IDE  v2')).toBe('mcp:cursor-ide-v2')
     expect(mcpClientClass('x'.repeat(100))).toBe(`mcp:${'x'.repeat(40)}`)
