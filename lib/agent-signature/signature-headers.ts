@@ -4,8 +4,6 @@
  * request that has one (lib/on-demand.ts).
  */
 
-export const SIGNATURE_HEADERS = ['signature-input', 'signature', 'signature-agent'] as const
-
 export function hasSignatureHeaders(header: (name: string) => string | null | undefined): boolean {
   return header('signature-input') != null || header('signature') != null || header('signature-agent') != null
 }

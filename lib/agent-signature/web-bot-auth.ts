@@ -330,7 +330,10 @@ function sharedClaim(prefix: string): SharedClaim | null {
   }
 }
 
-/** This process's verifier, from the settings: the trusted directories, and Upstash when configured. */
+/**
+ * This process's verifier, from the settings: the trusted directories, and Upstash when configured.
+ * @public (lib/signed-agents.ts loads this module on the first signed request)
+ */
 export function getAgentSignatureVerifier(config: Pick<SiteConfig, 'agentSignatureDirectories' | 'redisKeyPrefix'>): AgentSignatureVerifier {
   return processSingleton('agent-signature-verifier', () => {
     const trusted = new Set(config.agentSignatureDirectories)
