@@ -28,6 +28,14 @@ function setting<T>(parse: (value: string) => T | Expected): Setting<T> {
 
 const text = setting((value) => value)
 
+/** The entries of a comma-separated setting, each trimmed, empty ones dropped. */
+function commaList(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+}
+
 function wholeNumber(min: number, max: number, what: string) {
   return setting((value) => {
     const number = /^\d+$/.test(value) ? Number(value) : Number.NaN
@@ -54,10 +62,7 @@ function matching(pattern: RegExp, expected: string) {
  */
 const originListText = setting((value) => {
   const origins: string[] = []
-  for (const item of value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)) {
+  for (const item of commaList(value)) {
     const origin = webOrigin(item)
     if (!origin) return { expected: `expected web origins such as https://console.example.com, got ${quote(item)}` }
     origins.push(origin)
@@ -85,10 +90,7 @@ function webOrigin(value: string): string | undefined {
 const signatureDirectories = setting((value) => {
   if (value.toLowerCase() === 'none') return []
   const origins: string[] = []
-  for (const item of value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)) {
+  for (const item of commaList(value)) {
     const origin = webOrigin(item)
     if (!origin || !(origin.startsWith('https://') || isLoopbackOrigin(origin))) {
       return {
@@ -116,10 +118,7 @@ export const DEFAULT_AGENT_SIGNATURE_DIRECTORIES: readonly string[] = [
 ]
 
 const trustedProxies = setting((value) => {
-  const entries = value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean)
+  const entries = commaList(value)
   const { invalid } = parseTrustedProxies(entries)
   return invalid.length > 0 ? { expected: `not an IP address or CIDR range: ${invalid.join(', ')}` } : entries
 })
@@ -147,10 +146,7 @@ const flagsSecret = setting((value) =>
  */
 const contentSignal = setting((value) =>
   /^(?:search|ai-input|ai-train)=(?:yes|no)(?:\s*,\s*(?:search|ai-input|ai-train)=(?:yes|no))*$/.test(value)
-    ? value
-        .split(',')
-        .map((part) => part.trim())
-        .join(', ')
+    ? commaList(value).join(', ')
     : {
         expected: `expected comma-separated search=, ai-input= and ai-train= signals, each yes or no, e.g. "${DEFAULT_CONTENT_SIGNAL}", got ${quote(value)}`,
       },

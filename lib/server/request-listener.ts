@@ -8,9 +8,10 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { CLIENT_ADDRESS_HEADER, FORWARDED_FOR_HEADER } from '../client-address.ts'
 import type { BodyBudget } from '../http/body-budget.ts'
 import type { HeaderList } from '../http/header-list.ts'
+import { hasSignatureHeaders } from '../agent-signature/signature-headers.ts'
 import { serveWithHandler, writeAnswer } from '../http/node-adapter.ts'
 import { observeStaticAgentRequest } from '../signed-agents.ts'
-import type { Router } from './router.ts'
+import { type Router, toOriginForm } from './router.ts'
 
 export interface RequestListenerOptions {
   router: Router
@@ -46,7 +47,7 @@ export function createRequestListener({
     })
     if (routing.kind === 'answer') {
       // A signed request for a document, problem page or twin is observed; any other costs one header lookup.
-      const observed = hasSignatureHeader(request.headers) ? observeStatic(request) : null
+      const observed = hasSignatureHeaders((name) => request.headers[name] as string | undefined) ? observeStatic(request) : null
       request.resume()
       writeAnswer(routing.answer, response)
       void observed?.(routing.answer.status)
@@ -65,12 +66,8 @@ export function createRequestListener({
   }
 }
 
-function hasSignatureHeader(headers: IncomingMessage['headers']): boolean {
-  return headers['signature-input'] !== undefined || headers.signature !== undefined || headers['signature-agent'] !== undefined
-}
-
 function observeStatic(request: IncomingMessage) {
-  const target = originForm(request.url ?? '/')
+  const target = toOriginForm(request.url ?? '/')
   const query = target.indexOf('?')
   const headers = request.headers
   return observeStaticAgentRequest({
@@ -82,17 +79,6 @@ function observeStatic(request: IncomingMessage) {
       return Array.isArray(value) ? value.join(', ') : (value ?? null)
     },
   })
-}
-
-/** A request target in origin-form (an absolute-form target's path and query), as the router reads it. */
-function originForm(target: string): string {
-  if (target.startsWith('/')) return target
-  try {
-    const url = new URL(target)
-    return `${url.pathname}${url.search}`
-  } catch {
-    return '/'
-  }
 }
 
 /**

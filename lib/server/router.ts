@@ -93,7 +93,7 @@ export function createRouter({ staticOutput, siteWideHeaders, resolveClientAddre
 }
 
 /** RFC 9112 §3.2.2: a server must accept an absolute-form target; Next expects origin-form. */
-function toOriginForm(target: string): string {
+export function toOriginForm(target: string): string {
   if (target.startsWith('/')) return target
   try {
     const url = new URL(target)
