@@ -9,7 +9,7 @@ import { loadSettingsOrExit } from '../lib/env-files.ts'
 import { escapeControls, escapeControlsInJson } from '../lib/leads/control-characters.ts'
 import { DESTINATIONS, type StoredLead } from '../lib/leads/lead-archive.ts'
 import { deliverPending, describeRound, errorName, retentionCutoff, runDeliveryRound } from '../lib/leads/delivery.ts'
-import { describeDelivery, leadsCsv } from '../lib/leads/leads-csv.ts'
+import { describeAttribution, describeDelivery, leadsCsv } from '../lib/leads/leads-csv.ts'
 import { configuredDestinations, openLeadStore } from '../lib/leads/store.ts'
 
 const USAGE = `Usage: npm run leads -- <command>
@@ -62,6 +62,7 @@ function toJson(lead: StoredLead) {
     spamReason: lead.spamReason,
     addressHash: lead.addressHash,
     ...lead.fields,
+    attribution: lead.attribution,
     deliveries: lead.deliveries,
   }
 }
@@ -72,9 +73,11 @@ function describeLead(lead: StoredLead): string {
     .map((destination) => `${destination}: ${describeDelivery(lead.deliveries[destination])}`)
     .join('; ')
   const plan = fields.plan ? `, plan ${fields.plan}` : ''
+  const from = describeAttribution(lead.attribution)
   return (
     `${lead.id}  ${lead.receivedAt.toISOString()}  ${fields.name} <${fields.email}>, ${fields.company}, ${fields.teamSize}, ${fields.topic}${plan}` +
     `${lead.spamReason ? `  [suspected spam: ${lead.spamReason}; npm run leads -- release ${lead.id} delivers it]` : ''}` +
+    `${from ? `\n    from: ${escapeControls(from)}` : ''}` +
     `${deliveries ? `\n    ${deliveries}` : ''}`
   )
 }

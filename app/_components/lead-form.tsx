@@ -1,11 +1,15 @@
 import {
   AGENT_FILL_FIELD,
+  CAMPAIGN_PARAMETERS,
   FILL_TIME_FIELD,
   HONEYPOT_FIELD,
+  LANDING_PAGE_FIELD,
   LEAD_FORM_ID,
   LEAD_FORM_PATH,
   type LeadFormErrors,
   type LeadFormValues,
+  REFERRER_FIELD,
+  type VisitSource,
 } from '@/lib/leads/form-fields.ts'
 import type { LeadFormFieldView, LeadFormState, LeadFormView } from '@/lib/leads/form-view.ts'
 
@@ -19,7 +23,16 @@ import type { LeadFormFieldView, LeadFormState, LeadFormView } from '@/lib/leads
 export function LeadFormBlock({ form, state }: { form: LeadFormView; state: LeadFormState }) {
   if (state.kind === 'notice') return <LeadNotice form={form} title={state.title} text={state.text} />
   if (!form.available) return null
-  return <LeadForm form={form} values={state.values ?? {}} errors={state.errors ?? {}} message={state.message} filling={state.filling} />
+  return (
+    <LeadForm
+      form={form}
+      values={state.values ?? {}}
+      errors={state.errors ?? {}}
+      message={state.message}
+      filling={state.filling}
+      source={state.source}
+    />
+  )
 }
 
 const HEADING_ID = `${LEAD_FORM_ID}-heading`
@@ -30,12 +43,14 @@ function LeadForm({
   errors,
   message,
   filling,
+  source,
 }: {
   form: LeadFormView
   values: LeadFormValues
   errors: LeadFormErrors
   message: string | undefined
   filling: Extract<LeadFormState, { kind: 'form' }>['filling']
+  source: VisitSource | undefined
 }) {
   const wrong = form.fields.filter((field) => errors[field.name]).length
   const summary =
@@ -73,6 +88,12 @@ function LeadForm({
       {/* Shown again, the form carries how it was filled so far: the time goes on from there. */}
       <input type="hidden" name={FILL_TIME_FIELD} defaultValue={filling?.fillMs ?? ''} />
       <input type="hidden" name={AGENT_FILL_FIELD} defaultValue={filling?.filledBy ?? ''} />
+      {/* Where the visit came from: the page script fills these, or a form shown again carries them. */}
+      {CAMPAIGN_PARAMETERS.map((name) => (
+        <input type="hidden" name={name} defaultValue={source?.campaign[name] ?? ''} key={name} />
+      ))}
+      <input type="hidden" name={LANDING_PAGE_FIELD} defaultValue={source?.landingPage ?? ''} />
+      <input type="hidden" name={REFERRER_FIELD} defaultValue={source?.referrerOrigin ?? ''} />
       <p className="lead-privacy">{form.privacy}</p>
       <p>
         <button className="button" type="submit">

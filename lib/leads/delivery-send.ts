@@ -14,11 +14,12 @@ import { request as httpsRequest } from 'node:https'
 import { Webhook } from 'standardwebhooks'
 import type { LeadSettings } from '../env.ts'
 import { escapeControls } from './control-characters.ts'
+import { describeAttribution } from './leads-csv.ts'
 import type { Destination, StoredLead } from './lead-archive.ts'
 
 export const LEAD_EVENT_TYPE = 'lead.created'
 
-/** The event body: what the visitor wrote and where, not the address hash. */
+/** The event body: what the visitor wrote, where, and where the visit came from; not the address hash. */
 export function leadEvent(lead: StoredLead) {
   return {
     type: LEAD_EVENT_TYPE,
@@ -28,6 +29,7 @@ export function leadEvent(lead: StoredLead) {
       receivedAt: lead.receivedAt.toISOString(),
       sourcePage: lead.sourcePage,
       ...lead.fields,
+      attribution: lead.attribution,
     },
   }
 }
@@ -41,12 +43,14 @@ export function slackMessage(lead: StoredLead) {
   // Shown as stored, but no control character reaches the channel as one (lib/leads/control-characters.ts).
   const line = (text: string) => escapeControls(text)
   const { fields } = lead
+  const from = describeAttribution(lead.attribution)
   const lines = [
     `New lead from ${line(lead.sourcePage)}: ${line(fields.name)} <${line(fields.email)}>`,
     `Company: ${line(fields.company)} · team size: ${line(fields.teamSize)} · topic: ${line(fields.topic)}${fields.plan ? ` · plan: ${line(fields.plan)}` : ''}`,
     '',
     escapeControls(fields.goal, { lineBreaks: true }),
     '',
+    ...(from ? [`From: ${line(from)}`] : []),
     `(${lead.id})`,
   ]
   // mrkdwn off: *bold* or _italics_ in a name stay as typed.

@@ -7,9 +7,16 @@
  */
 import { z } from 'zod'
 import type { SalesFormContent } from '../content/frontmatter.ts'
-import { AGENT_FILL_FIELD, AGENT_FILL_VALUE, FILL_TIME_FIELD } from '../routes/page-script-hooks.ts'
+import {
+  AGENT_FILL_FIELD,
+  AGENT_FILL_VALUE,
+  CAMPAIGN_PARAMETERS,
+  FILL_TIME_FIELD,
+  LANDING_PAGE_FIELD,
+  REFERRER_FIELD,
+} from '../routes/page-script-hooks.ts'
 import { MULTI_LINE_FORBIDDEN, SINGLE_LINE_FORBIDDEN } from './control-characters.ts'
-import type { LeadFields, SpamReason } from './lead.ts'
+import type { LeadAttribution, LeadFields, SpamReason } from './lead.ts'
 
 /**
  * Shared with the page script, which stamps the fill time, marks a form the browser's agent filled and
@@ -18,7 +25,10 @@ import type { LeadFields, SpamReason } from './lead.ts'
 export {
   AGENT_FILL_FIELD,
   AGENT_FILL_VALUE,
+  CAMPAIGN_PARAMETERS,
   FILL_TIME_FIELD,
+  LANDING_PAGE_FIELD,
+  REFERRER_FIELD,
   LEAD_FORM_ID,
   LEAD_FORM_TOOL_NAME,
   PLAN_PARAMETER,
@@ -135,10 +145,98 @@ export interface LeadFormFilling {
   filledBy: typeof AGENT_FILL_VALUE | null
 }
 
+export type CampaignParameter = (typeof CAMPAIGN_PARAMETERS)[number]
+
+/**
+ * Where the visit came from, as a post carries it (or the contact page's URL tells, without the page
+ * script): each value checked and bounded, and null when absent or not what it should be. A visitor
+ * never gets an error for these: they come from a link, not from what the visitor typed.
+ */
+export interface VisitSource {
+  campaign: Record<CampaignParameter, string | null>
+  landingPage: string | null
+  referrerOrigin: string | null
+}
+
 export interface SubmittedLeadForm {
   values: LeadFormValues
   honeypot: string
   filling: LeadFormFilling
+  source: VisitSource
+}
+
+const printable = (value: string) => !SINGLE_LINE_FORBIDDEN.test(value)
+const CAMPAIGN_VALUE = z.string().min(1).max(200).refine(printable)
+/** A path of this site (not `//host`), without its query or fragment, which could quote what a visitor typed elsewhere. */
+const LANDING_PAGE = z
+  .string()
+  .max(512)
+  .regex(/^\/(?!\/)[^?#\s]*$/)
+  .refine(printable)
+const REFERRER_ORIGIN = z
+  .url({ protocol: /^https?$/ })
+  .max(256)
+  .transform((value) => new URL(value).origin)
+
+const checked = <T>(schema: z.ZodType<T>, value: string | null): T | null => {
+  if (value === null) return null
+  const result = schema.safeParse(value)
+  return result.success ? result.data : null
+}
+
+function campaignOf(params: URLSearchParams): VisitSource['campaign'] {
+  return Object.fromEntries(CAMPAIGN_PARAMETERS.map((name) => [name, checked(CAMPAIGN_VALUE, params.get(name))])) as VisitSource['campaign']
+}
+
+/** The source a post carries in its hidden fields (the page script's, or carried by a form shown again). */
+function submittedSource(params: URLSearchParams): VisitSource {
+  return {
+    campaign: campaignOf(params),
+    landingPage: checked(LANDING_PAGE, params.get(LANDING_PAGE_FIELD)),
+    referrerOrigin: checked(REFERRER_ORIGIN, params.get(REFERRER_FIELD)),
+  }
+}
+
+/**
+ * Without the page script: the contact page's own URL, as the post's `Referer` gives it when it is a
+ * page of this site (`siteOrigins`), is where the visit is known to have been: its campaign parameters
+ * and its path. The site that referred the visit there is not known.
+ */
+export function sourceFromReferer(referer: string | null, siteOrigins: readonly string[]): VisitSource | null {
+  if (!referer || !URL.canParse(referer)) return null
+  const url = new URL(referer)
+  if (!siteOrigins.includes(url.origin)) return null
+  return { campaign: campaignOf(url.searchParams), landingPage: checked(LANDING_PAGE, url.pathname), referrerOrigin: null }
+}
+
+/** What is kept of a post's source: what it carried, else what its Referer says, with the WebMCP mark. */
+export function leadAttribution(submitted: Pick<SubmittedLeadForm, 'source' | 'filling'>, fromReferer: VisitSource | null): LeadAttribution {
+  const source = submitted.source.landingPage === null && fromReferer ? fromReferer : submitted.source
+  return {
+    utmSource: source.campaign.utm_source,
+    utmMedium: source.campaign.utm_medium,
+    utmCampaign: source.campaign.utm_campaign,
+    utmTerm: source.campaign.utm_term,
+    utmContent: source.campaign.utm_content,
+    landingPage: source.landingPage,
+    referrerOrigin: source.referrerOrigin,
+    viaWebMcp: submitted.filling.filledBy === AGENT_FILL_VALUE,
+  }
+}
+
+/** The source to carry in a form shown again: the one that will be kept. */
+export function carriedSource(attribution: LeadAttribution): VisitSource {
+  return {
+    campaign: {
+      utm_source: attribution.utmSource,
+      utm_medium: attribution.utmMedium,
+      utm_campaign: attribution.utmCampaign,
+      utm_term: attribution.utmTerm,
+      utm_content: attribution.utmContent,
+    },
+    landingPage: attribution.landingPage,
+    referrerOrigin: attribution.referrerOrigin,
+  }
 }
 
 /** The submitted form's values (the first of each name; unknown names are ignored), the honeypot and how it was filled. */
@@ -152,7 +250,7 @@ export function readLeadForm(body: string): SubmittedLeadForm {
   const fill = params.get(FILL_TIME_FIELD)
   const fillMs = fill !== null && /^\d{1,12}$/.test(fill) ? Number(fill) : null
   const filledBy = params.get(AGENT_FILL_FIELD) === AGENT_FILL_VALUE ? AGENT_FILL_VALUE : null
-  return { values, honeypot: params.get(HONEYPOT_FIELD) ?? '', filling: { fillMs, filledBy } }
+  return { values, honeypot: params.get(HONEYPOT_FIELD) ?? '', filling: { fillMs, filledBy }, source: submittedSource(params) }
 }
 
 /**

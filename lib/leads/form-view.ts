@@ -8,7 +8,7 @@
  * field): a browser's agent may fill it, and the visitor submits it. There is no `toolautosubmit`.
  */
 import type { SalesFormContent } from '../content/frontmatter.ts'
-import type { FieldControl, LeadChoices, LeadFieldName, LeadFormErrors, LeadFormFilling, LeadFormValues } from './form-fields.ts'
+import type { FieldControl, LeadChoices, LeadFieldName, LeadFormErrors, LeadFormFilling, LeadFormValues, VisitSource } from './form-fields.ts'
 import { LEAD_FORM_TOOL_NAME } from './form-fields.ts'
 
 export interface LeadFormFieldView {
@@ -42,7 +42,7 @@ export interface LeadFormView {
 
 /** What the block shows: the empty form, the form again with the visitor's values and messages, or a notice. */
 export type LeadFormState =
-  | { kind: 'form'; values?: LeadFormValues; errors?: LeadFormErrors; message?: string; filling?: LeadFormFilling }
+  | { kind: 'form'; values?: LeadFormValues; errors?: LeadFormErrors; message?: string; filling?: LeadFormFilling; source?: VisitSource }
   | { kind: 'notice'; title: string; text: string }
 
 export const EMPTY_FORM: LeadFormState = { kind: 'form' }

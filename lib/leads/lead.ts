@@ -26,8 +26,41 @@ export interface LeadFields {
 export const SPAM_REASONS = ['honeypot', 'too-fast', 'unrecorded'] as const
 export type SpamReason = (typeof SPAM_REASONS)[number]
 
+/**
+ * Where a lead came from, as far as the site can tell without a cookie or a third party: the campaign
+ * of the link the visit began with (its `utm_*` parameters), the page it landed on, the origin of the
+ * site that referred it, and whether the browser's agent filled the form (WebMCP). Each is null when
+ * unknown; the page script carries the first three from the visit's first page (session storage), and
+ * without it they come from the contact page's own URL.
+ */
+export interface LeadAttribution {
+  utmSource: string | null
+  utmMedium: string | null
+  utmCampaign: string | null
+  utmTerm: string | null
+  utmContent: string | null
+  /** The site path the visit landed on, e.g. `/pricing`. */
+  landingPage: string | null
+  /** The referring site's origin, e.g. `https://news.example`: never its path. */
+  referrerOrigin: string | null
+  /** The browser's agent filled the form through WebMCP; the visitor sent it. */
+  viaWebMcp: boolean
+}
+
+export const NO_ATTRIBUTION: LeadAttribution = Object.freeze({
+  utmSource: null,
+  utmMedium: null,
+  utmCampaign: null,
+  utmTerm: null,
+  utmContent: null,
+  landingPage: null,
+  referrerOrigin: null,
+  viaWebMcp: false,
+})
+
 export interface NewLead {
   fields: LeadFields
+  attribution: LeadAttribution
   /** When the site received the submission. */
   receivedAt: Date
   /** The site path of the page the form was on (for example /contact). */

@@ -7,6 +7,7 @@
  * exported exactly as stored.
  */
 import { escapeControls } from './control-characters.ts'
+import type { LeadAttribution } from './lead.ts'
 import { DESTINATIONS, type DeliveryState, type StoredLead } from './lead-archive.ts'
 
 const FORMULA_START = /^[=+\-@\t\r]/
@@ -33,6 +34,14 @@ export const LEAD_CSV_HEADER = [
   'topic',
   'plan',
   'source_page',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'landing_page',
+  'referrer_origin',
+  'via_webmcp',
   'spam',
   ...DESTINATIONS.map((destination) => `${destination}_delivery`),
 ] as const
@@ -46,6 +55,22 @@ export function describeDelivery(state: DeliveryState | undefined): string {
 }
 
 const GOAL_COLUMN = new Set([LEAD_CSV_HEADER.indexOf('goal')])
+
+/**
+ * Where a lead came from in a few words, or null when nothing is known: `campaign spring (newsletter /
+ * email) · landed on /pricing · referred by https://news.example · filled by the browser's agent`.
+ */
+export function describeAttribution(attribution: LeadAttribution): string | null {
+  const { utmSource, utmMedium, utmCampaign, utmTerm, utmContent } = attribution
+  const via = [utmSource, utmMedium, utmTerm, utmContent].filter((value) => value !== null).join(' / ')
+  const parts = [
+    utmCampaign !== null || via ? `campaign ${utmCampaign ?? '(unnamed)'}${via ? ` (${via})` : ''}` : null,
+    attribution.landingPage !== null ? `landed on ${attribution.landingPage}` : null,
+    attribution.referrerOrigin !== null ? `referred by ${attribution.referrerOrigin}` : null,
+    attribution.viaWebMcp ? "filled by the browser's agent" : null,
+  ].filter((part) => part !== null)
+  return parts.length > 0 ? parts.join(' · ') : null
+}
 
 export function leadsCsv(leads: readonly StoredLead[]): string {
   let csv = csvRow(LEAD_CSV_HEADER)
@@ -63,6 +88,14 @@ export function leadsCsv(leads: readonly StoredLead[]): string {
         fields.topic,
         fields.plan ?? '',
         lead.sourcePage,
+        lead.attribution.utmSource ?? '',
+        lead.attribution.utmMedium ?? '',
+        lead.attribution.utmCampaign ?? '',
+        lead.attribution.utmTerm ?? '',
+        lead.attribution.utmContent ?? '',
+        lead.attribution.landingPage ?? '',
+        lead.attribution.referrerOrigin ?? '',
+        lead.attribution.viaWebMcp ? 'yes' : 'no',
         lead.spamReason ?? 'no',
         ...DESTINATIONS.map((destination) => describeDelivery(lead.deliveries[destination])),
       ],

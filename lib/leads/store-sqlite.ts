@@ -76,6 +76,15 @@ const MIGRATIONS = [
   ALTER TABLE deliveries ADD COLUMN started_at INTEGER;
   CREATE INDEX deliveries_started ON deliveries (destination, started_at);
   CREATE TABLE store_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;`,
+  // Where each lead came from: its campaign, landing page, referring site, and the WebMCP mark.
+  `ALTER TABLE leads ADD COLUMN utm_source TEXT;
+  ALTER TABLE leads ADD COLUMN utm_medium TEXT;
+  ALTER TABLE leads ADD COLUMN utm_campaign TEXT;
+  ALTER TABLE leads ADD COLUMN utm_term TEXT;
+  ALTER TABLE leads ADD COLUMN utm_content TEXT;
+  ALTER TABLE leads ADD COLUMN landing_page TEXT;
+  ALTER TABLE leads ADD COLUMN referrer_origin TEXT;
+  ALTER TABLE leads ADD COLUMN via_webmcp INTEGER NOT NULL DEFAULT 0 CHECK (via_webmcp IN (0, 1));`,
 ]
 
 interface LeadRow {
@@ -91,6 +100,14 @@ interface LeadRow {
   goal: string
   topic: string
   plan: string | null
+  utm_source: string | null
+  utm_medium: string | null
+  utm_campaign: string | null
+  utm_term: string | null
+  utm_content: string | null
+  landing_page: string | null
+  referrer_origin: string | null
+  via_webmcp: number
 }
 
 interface DeliveryRow {
@@ -146,8 +163,9 @@ function prepareStatements(db: DatabaseSync) {
   return {
     findDuplicate: db.prepare('SELECT id FROM leads WHERE duplicate_key = ? AND received_at >= ? ORDER BY received_at LIMIT 1'),
     insertLead: db.prepare(
-      `INSERT INTO leads (id, received_at, source_page, address_hash, spam_reason, name, email, company, team_size, goal, topic, plan, duplicate_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO leads (id, received_at, source_page, address_hash, spam_reason, name, email, company, team_size, goal, topic, plan, duplicate_key,
+         utm_source, utm_medium, utm_campaign, utm_term, utm_content, landing_page, referrer_origin, via_webmcp)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertDelivery: db.prepare(
       `INSERT OR IGNORE INTO deliveries (lead_id, destination, state, attempts, next_attempt_at) VALUES (?, ?, 'pending', 0, ?)`,
@@ -234,7 +252,7 @@ class SqliteLeadArchive implements LeadArchive {
     const earlier = this.#statements.findDuplicate.get(key, received - DUPLICATE_WINDOW_MS) as { id: string } | undefined
     if (earlier) return { id: earlier.id, duplicate: true }
     const id = newLeadId(lead.receivedAt)
-    const { fields } = lead
+    const { fields, attribution } = lead
     this.#statements.insertLead.run(
       id,
       received,
@@ -249,6 +267,14 @@ class SqliteLeadArchive implements LeadArchive {
       fields.topic,
       fields.plan,
       key,
+      attribution.utmSource,
+      attribution.utmMedium,
+      attribution.utmCampaign,
+      attribution.utmTerm,
+      attribution.utmContent,
+      attribution.landingPage,
+      attribution.referrerOrigin,
+      attribution.viaWebMcp ? 1 : 0,
     )
     if (lead.spamReason === null) for (const destination of this.#destinations) this.#statements.insertDelivery.run(id, destination, received)
     return { id, duplicate: false }
@@ -390,6 +416,16 @@ function toStoredLead(row: LeadRow, deliveries: DeliveryRow[]): StoredLead {
       goal: row.goal,
       topic: row.topic,
       plan: row.plan,
+    },
+    attribution: {
+      utmSource: row.utm_source,
+      utmMedium: row.utm_medium,
+      utmCampaign: row.utm_campaign,
+      utmTerm: row.utm_term,
+      utmContent: row.utm_content,
+      landingPage: row.landing_page,
+      referrerOrigin: row.referrer_origin,
+      viaWebMcp: row.via_webmcp === 1,
     },
     receivedAt: new Date(row.received_at),
     sourcePage: row.source_page,

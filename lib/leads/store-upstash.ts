@@ -15,7 +15,7 @@
  * (lib/leads/store.ts hands this class a client that is still loading).
  */
 import type { Redis } from '@upstash/redis'
-import type { NewLead, SavedLead, SpamReason } from './lead.ts'
+import { type LeadAttribution, NO_ATTRIBUTION, type NewLead, type SavedLead, type SpamReason } from './lead.ts'
 import { duplicateKey, newAddressSalt, newLeadId, newLeaseToken } from './store-keys.ts'
 import {
   type AttemptRecord,
@@ -152,6 +152,8 @@ return #entries / 2
 
 interface LeadRecord {
   fields: NewLead['fields']
+  /** Absent in leads stored before it was kept. */
+  attribution?: LeadAttribution
   receivedAt: number
   sourcePage: string
   addressHash: string
@@ -206,6 +208,7 @@ export class UpstashLeadArchive implements LeadArchive {
     const id = newLeadId(lead.receivedAt)
     const record: LeadRecord = {
       fields: lead.fields,
+      attribution: lead.attribution,
       receivedAt: lead.receivedAt.getTime(),
       sourcePage: lead.sourcePage,
       addressHash: lead.addressHash,
@@ -421,6 +424,7 @@ function toStoredLead(id: string, record: LeadRecord, states: Partial<Record<Des
   return {
     id,
     fields: record.fields,
+    attribution: record.attribution ?? NO_ATTRIBUTION,
     receivedAt: new Date(record.receivedAt),
     sourcePage: record.sourcePage,
     addressHash: record.addressHash,

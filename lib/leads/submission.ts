@@ -24,7 +24,16 @@ import type { HeaderList } from '../http/header-list.ts'
 import type { HttpAnswer } from '../http/http-answer.ts'
 import { quotaBucketKey } from '../net/ip-address.ts'
 import type { Site } from '../site.ts'
-import { checkLeadForm, LEAD_FORM_MAX_BODY_BYTES, LEAD_THANKS_PATH, readLeadForm, spamReasonOf } from './form-fields.ts'
+import {
+  carriedSource,
+  checkLeadForm,
+  LEAD_FORM_MAX_BODY_BYTES,
+  LEAD_THANKS_PATH,
+  leadAttribution,
+  readLeadForm,
+  sourceFromReferer,
+  spamReasonOf,
+} from './form-fields.ts'
 import type { LeadForm } from './form.ts'
 import { retryAfterSeconds, type LeadFormLimit } from './form-limit.ts'
 import type { LeadFormState } from './form-view.ts'
@@ -88,7 +97,12 @@ export function isSameOriginPost(request: AgentRequest, baseUrl: string): boolea
   if (site !== null) return site === 'same-origin'
   const origin = request.headers.get('origin')
   if (origin === null) return true
-  return origin === new URL(baseUrl).origin || origin === new URL(request.url).origin
+  return siteOrigins(request, baseUrl).includes(origin)
+}
+
+/** The site's origins as a request may name them: the published one, and the one the request was made to. */
+function siteOrigins(request: AgentRequest, baseUrl: string): string[] {
+  return [new URL(baseUrl).origin, new URL(request.url).origin]
 }
 
 function isFormPost(request: AgentRequest): boolean {
@@ -136,14 +150,17 @@ export async function answerLeadForm(request: AgentRequest, context: LeadFormCon
   }
   const submitted = readLeadForm(body.text)
   const { values, filling } = submitted
+  const attribution = leadAttribution(submitted, sourceFromReferer(request.headers.get('referer'), siteOrigins(request, site.config.baseUrl)))
+  // A form shown again carries where the visit came from, so that the next post keeps it, script or not.
+  const source = carriedSource(attribution)
   const verdict = checkLeadForm(values, form.schema)
-  if (!verdict.ok) return result('invalid', page(422, { kind: 'form', values, errors: verdict.errors, filling }))
+  if (!verdict.ok) return result('invalid', page(422, { kind: 'form', values, errors: verdict.errors, filling, source }))
 
   const now = context.now?.() ?? new Date()
   const storeFailed = () => {
     // Not stored, so not acknowledged: the visitor keeps what they typed and learns where else to send it.
     const message = `We could not take your message just now, so nothing was sent. Please try again in a minute, or write to ${email}.`
-    return result('store-failed', page(503, { kind: 'form', values, message, filling }, [['Retry-After', '60']]))
+    return result('store-failed', page(503, { kind: 'form', values, message, filling, source }, [['Retry-After', '60']]))
   }
   let addressHash: string
   try {
@@ -158,12 +175,12 @@ export async function answerLeadForm(request: AgentRequest, context: LeadFormCon
     const message =
       `You have sent this form several times in a short while. Nothing was sent this time: please try again in ` +
       `${minutes === 1 ? 'a minute' : `${minutes} minutes`}, or write to ${email}.`
-    return result('limited', page(429, { kind: 'form', values, message, filling }, [['Retry-After', String(seconds)]]))
+    return result('limited', page(429, { kind: 'form', values, message, filling, source }, [['Retry-After', String(seconds)]]))
   }
   const spamReason = spamReasonOf(submitted)
   let saved: { id: string; duplicate: boolean }
   try {
-    saved = await context.store.save({ fields: verdict.fields, receivedAt: now, sourcePage: '/contact', addressHash, spamReason })
+    saved = await context.store.save({ fields: verdict.fields, attribution, receivedAt: now, sourcePage: '/contact', addressHash, spamReason })
   } catch {
     return storeFailed()
   }

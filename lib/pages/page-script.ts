@@ -18,12 +18,16 @@ import {
 import {
   AGENT_FILL_FIELD,
   AGENT_FILL_VALUE,
+  CAMPAIGN_PARAMETERS,
   COPY_BUTTON_SELECTOR,
   FILL_TIME_FIELD,
   LEAD_FORM_ID,
+  LANDING_PAGE_FIELD,
   LEAD_FORM_TOOL_NAME,
   PLAN_PARAMETER,
+  REFERRER_FIELD,
   SIGNUP_FORM_CLASS,
+  VISIT_STORAGE_KEY,
   WEBMCP_TOOLS_ELEMENT_ID,
 } from '../routes/page-script-hooks.ts'
 
@@ -84,6 +88,36 @@ if (context) {
 }
 enableCopyButtons()
 
+/** Where this visit came from: the first page of the tab's session, its campaign parameters and the referring site. */
+type Visit = Record<string, string>
+
+/**
+ * Kept for the visit in session storage (this tab, this site, until the tab closes; no cookie, nothing
+ * sent anywhere): the first page the visit landed on, the campaign parameters of its link, and the
+ * origin of the site that referred it. A later page of the same visit changes nothing. Storage that is
+ * off or full leaves the form without it.
+ */
+function rememberVisit(): Visit | null {
+  try {
+    const kept = window.sessionStorage.getItem(VISIT_STORAGE_KEY)
+    if (kept) return JSON.parse(kept) as Visit
+    const visit: Visit = { [LANDING_PAGE_FIELD]: window.location.pathname }
+    const params = new URLSearchParams(window.location.search)
+    for (const name of CAMPAIGN_PARAMETERS) {
+      const value = params.get(name)
+      if (value) visit[name] = value
+    }
+    const referrer = document.referrer ? new URL(document.referrer).origin : null
+    if (referrer && referrer !== window.location.origin) visit[REFERRER_FIELD] = referrer
+    window.sessionStorage.setItem(VISIT_STORAGE_KEY, JSON.stringify(visit))
+    return visit
+  } catch {
+    return null
+  }
+}
+
+const visit = rememberVisit()
+
 /**
  * The sales form: the plan a "Talk to us" link named (`?plan=`) is chosen for the visitor (they can
  * change it; without script they choose it themselves). The time spent filling it goes into a hidden
@@ -91,6 +125,7 @@ enableCopyButtons()
  * added to what the field already holds when the server shows the form again after a mistake. A form
  * the browser's agent filled (WebMCP: the model context's `toolactivated` for this form, or a submit
  * the agent invoked) says so in another, and its speed is not held against the visitor who sends it.
+ * Where the visit came from goes into the form's hidden fields, unless the form already carries it.
  */
 function prepareSalesForm(): void {
   const form = document.getElementById(LEAD_FORM_ID)
@@ -102,6 +137,13 @@ function prepareSalesForm(): void {
   const field = (name: string) => {
     const element = form.elements.namedItem(name)
     return element instanceof HTMLInputElement ? element : null
+  }
+  const landing = field(LANDING_PAGE_FIELD)
+  if (visit && landing && !landing.value) {
+    for (const name of [...CAMPAIGN_PARAMETERS, LANDING_PAGE_FIELD, REFERRER_FIELD]) {
+      const hidden = field(name)
+      if (hidden && typeof visit[name] === 'string') hidden.value = visit[name]
+    }
   }
   const markFilledByAgent = () => {
     const marker = field(AGENT_FILL_FIELD)

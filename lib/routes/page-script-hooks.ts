@@ -39,3 +39,14 @@ export const LEAD_FORM_TOOL_NAME = 'talk_to_sales'
  */
 export const AGENT_FILL_FIELD = 'filledBy'
 export const AGENT_FILL_VALUE = 'webmcp'
+
+/**
+ * Where a lead came from, as the form carries it: the campaign parameters of the link the visit began
+ * with (named as in the link), the page it landed on and the referring site's origin. The page script
+ * keeps them for the visit in session storage under VISIT_STORAGE_KEY (no cookie) and fills the form's
+ * hidden fields of these names; without the script they are read from the contact page's own URL.
+ */
+export const CAMPAIGN_PARAMETERS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const
+export const LANDING_PAGE_FIELD = 'landingPage'
+export const REFERRER_FIELD = 'referrer'
+export const VISIT_STORAGE_KEY = 'cadence.visit'

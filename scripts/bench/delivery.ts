@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseConfig } from '../../lib/env.ts'
+import { NO_ATTRIBUTION } from '../../lib/leads/lead.ts'
 import type { LeadArchive } from '../../lib/leads/lead-archive.ts'
 import { openLeadStore } from '../../lib/leads/store.ts'
 import { startSite, type RunningSite } from '../../harness/site-server.ts'
@@ -54,6 +55,7 @@ async function storeLeads(env: Record<string, string>, count: number): Promise<v
           topic: 'programme',
           plan: null,
         },
+        attribution: NO_ATTRIBUTION,
         receivedAt,
         sourcePage: '/contact',
         addressHash: 'bench',

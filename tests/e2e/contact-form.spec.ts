@@ -147,3 +147,48 @@ test("with the browser's agent: talk_to_sales filled through WebMCP at once and 
     await browser.close()
   }
 })
+
+for (const javaScriptEnabled of [true, false]) {
+  // With the page script the campaign of the visit's first page travels with the visit; without it,
+  // the form knows the contact page's own URL, so there the campaign link is the contact page's.
+  const landing = javaScriptEnabled ? '/pricing' : '/contact'
+  test(`${javaScriptEnabled ? 'with' : 'without'} JavaScript: a campaign link to ${landing}, then the Programme plan's form, is a delivered lead that names the campaign`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled })
+    const page = await context.newPage()
+    const campaign = 'utm_source=newsletter&utm_medium=email&utm_campaign=spring-2027'
+    const email = `campaign-${javaScriptEnabled ? 'js' : 'nojs'}-${Date.now()}@acme.example`
+    await page.goto(`${landing}?${javaScriptEnabled ? campaign : `plan=programme&${campaign}`}`, { referer: 'https://news.example/issue/12' })
+    if (javaScriptEnabled) {
+      await page.locator('#plan-programme').getByRole('link', { name: 'Talk to us' }).click()
+      await page.waitForURL('**/contact?plan=programme#talk-to-sales')
+    }
+    await fillForm(page, email)
+    await page.waitForTimeout(3_100)
+    await page.getByRole('button', { name: 'Send to sales' }).click()
+    await page.waitForURL('**/contact/thanks')
+    const expected = {
+      utmSource: 'newsletter',
+      utmMedium: 'email',
+      utmCampaign: 'spring-2027',
+      utmTerm: null,
+      utmContent: null,
+      landingPage: landing,
+      // The referring site is known to the page script only (a static page cannot read the Referer).
+      referrerOrigin: javaScriptEnabled ? 'https://news.example' : null,
+      viaWebMcp: false,
+    }
+    expect((await storedLead(email))?.attribution).toEqual(expected)
+    await expect
+      .poll(
+        async () =>
+          receiver
+            .accepted()
+            .map((request) => JSON.parse(request.body) as { data: { email: string; attribution: unknown } })
+            .find((event) => event.data.email === email)?.data.attribution,
+      )
+      .toEqual(expected)
+    await context.close()
+  })
+}

@@ -44,7 +44,7 @@ function formBody(fields: Record<string, string>): string {
 
 interface Webhook {
   url: string
-  events: Array<{ type: string; data: Record<string, unknown> }>
+  events: Array<{ type: string; data: Record<string, unknown> & { attribution?: unknown } }>
   server: Server
 }
 
@@ -275,11 +275,58 @@ describe.each(SERVERS)('the contact form on %s', (server) => {
     expect(webhook.events.filter((event) => event.data.email === email)).toHaveLength(1)
   })
 
+  it('keeps where the visit came from, as the page script carries it, and sends it in the webhook event', async () => {
+    const email = `campaign-${server}@example.org`
+    const source = {
+      utm_source: 'newsletter',
+      utm_medium: 'email',
+      utm_campaign: 'spring-2027',
+      landingPage: '/pricing',
+      referrer: 'https://news.example',
+    }
+    expect((await post(formBody({ ...GOOD, email, fillMs: '30000', ...source }))).status).toBe(303)
+    const attribution = {
+      utmSource: 'newsletter',
+      utmMedium: 'email',
+      utmCampaign: 'spring-2027',
+      utmTerm: null,
+      utmContent: null,
+      landingPage: '/pricing',
+      referrerOrigin: 'https://news.example',
+      viaWebMcp: false,
+    }
+    expect((await storedLeads()).find((lead) => lead.fields.email === email)?.attribution).toEqual(attribution)
+    await eventually(() => webhook.events.some((event) => event.data.email === email))
+    expect(webhook.events.find((event) => event.data.email === email)?.data.attribution).toEqual(attribution)
+  })
+
+  it("without the page script, keeps the campaign of the contact page's own URL, read from the post's Referer, and carries it into a form shown again", async () => {
+    const email = `referer-${server}@example.org`
+    const referer = { Referer: `${BASE}/contact?plan=programme&utm_source=partner&utm_campaign=q1-webinar` }
+    const refused = await post(formBody({ ...GOOD, email: `referer-${server}@example` }), referer)
+    expect(refused.status).toBe(422)
+    const html = await refused.text()
+    expect(html).toContain('<input type="hidden" name="utm_source" value="partner"/>')
+    expect(html).toContain('<input type="hidden" name="landingPage" value="/contact"/>')
+    // Sent again from the page the 422 showed: its Referer is /contact/send, the campaign comes in the form.
+    const again = await post(formBody({ ...GOOD, email, utm_source: 'partner', utm_campaign: 'q1-webinar', landingPage: '/contact' }), {
+      Referer: `${BASE}/contact/send`,
+    })
+    expect(again.status).toBe(303)
+    expect((await storedLeads()).find((lead) => lead.fields.email === email)?.attribution).toMatchObject({
+      utmSource: 'partner',
+      utmCampaign: 'q1-webinar',
+      landingPage: '/contact',
+      referrerOrigin: null,
+    })
+  })
+
   it("stores a form the browser's agent filled (filledBy=webmcp) and the visitor sent a second later as a lead, delivered", async () => {
     const email = `agent-filled-${server}@example.org`
     const response = await post(formBody({ ...GOOD, email, fillMs: '1100', filledBy: 'webmcp' }))
     expect(response.status).toBe(303)
-    expect((await storedLeads()).find((lead) => lead.fields.email === email)?.spamReason).toBeNull()
+    const lead = (await storedLeads()).find((candidate) => candidate.fields.email === email)
+    expect([lead?.spamReason, lead?.attribution.viaWebMcp]).toEqual([null, true])
     await eventually(() => webhook.events.some((event) => event.data.email === email))
     expect(webhook.events.filter((event) => event.data.email === email)).toHaveLength(1)
   })

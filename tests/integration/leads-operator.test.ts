@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseConfig, type SiteConfig } from '../../lib/env.ts'
-import type { LeadFields, NewLead } from '../../lib/leads/lead.ts'
+import { type LeadAttribution, type LeadFields, NO_ATTRIBUTION, type NewLead } from '../../lib/leads/lead.ts'
 import type { LeadArchive } from '../../lib/leads/lead-archive.ts'
 import { deliverPending } from '../../lib/leads/delivery.ts'
 import { isCronAuthorized } from '../../lib/leads/delivery-cron.ts'
@@ -49,8 +49,24 @@ function envFor(databasePath: string, extra: Record<string, string> = {}): Recor
   return { LEADS_DATABASE_PATH: databasePath, LEADS_WEBHOOK_URL: `${receiver.origin}/hooks/leads`, LEADS_WEBHOOK_SECRET: SECRET, ...extra }
 }
 
-function lead(email: string, receivedAt = new Date(), spamReason: NewLead['spamReason'] = null, fields: Partial<LeadFields> = {}): NewLead {
-  return { fields: { ...FIELDS, ...fields, email }, receivedAt, sourcePage: '/contact', addressHash: 'sha256:operator', spamReason }
+function lead(
+  email: string,
+  receivedAt = new Date(),
+  spamReason: NewLead['spamReason'] = null,
+  fields: Partial<LeadFields> = {},
+  attribution: LeadAttribution = NO_ATTRIBUTION,
+): NewLead {
+  return { fields: { ...FIELDS, ...fields, email }, attribution, receivedAt, sourcePage: '/contact', addressHash: 'sha256:operator', spamReason }
+}
+
+/** Where the plain lead came from: a campaign of the newsletter, landing on the pricing page. */
+const CAMPAIGN: LeadAttribution = {
+  ...NO_ATTRIBUTION,
+  utmSource: 'newsletter',
+  utmMedium: 'email',
+  utmCampaign: 'spring-2027',
+  landingPage: '/pricing',
+  referrerOrigin: 'https://news.example',
 }
 
 /** Every character a terminal could take for a command: C0, DEL, C1, and the bidirectional overrides. */
@@ -99,7 +115,7 @@ describe('npm run leads', () => {
     const receivedAt = new Date('2026-11-26T08:00:00.000Z')
     ids = {
       old: (await store.save(lead('old@example.com', new Date(Date.now() - 181 * DAY)))).id,
-      plain: (await store.save(lead('bobby@example.com', receivedAt))).id,
+      plain: (await store.save(lead('bobby@example.com', receivedAt, null, {}, CAMPAIGN))).id,
       spam: (await store.save(lead('bot@example.com', new Date(receivedAt.getTime() + 1_000), 'too-fast'))).id,
       // Written straight to the store, as a lead of an older version or another writer could be: the form refuses these.
       escapes: (
@@ -129,6 +145,7 @@ describe('npm run leads', () => {
       spamReason: null,
       addressHash: 'sha256:operator',
       ...FIELDS,
+      attribution: CAMPAIGN,
       deliveries: { webhook: { state: 'pending', attempts: 0, nextAttemptAt: '2026-11-26T08:00:00.000Z', lastOutcome: null, deliveredAt: null } },
     })
     expect(listed[2]).toMatchObject({ id: ids.spam, spamReason: 'too-fast', deliveries: {} })
@@ -141,6 +158,7 @@ describe('npm run leads', () => {
     const run = await leadsCli(['list'], envFor(databasePath))
     expect(run.status).toBe(0)
     expect(run.stdout).toContain(`${ids.plain}  2026-11-26T08:00:00.000Z  ${FIELDS.name} <bobby@example.com>`)
+    expect(run.stdout).toContain('\n    from: campaign spring-2027 (newsletter / email) · landed on /pricing · referred by https://news.example\n')
     expect(run.stdout).not.toContain(ids.spam)
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('3 leads (sqlite store; 1 suspected spam: npm run leads -- list --spam)')
   })
@@ -177,11 +195,19 @@ describe('npm run leads', () => {
       'security',
       '',
       '/contact',
+      'newsletter',
+      'email',
+      'spring-2027',
+      '',
+      '',
+      '/pricing',
+      'https://news.example',
+      'no',
       'no',
       'pending (0 attempts)',
       '',
     ])
-    expect(rows[3]?.[10]).toBe('too-fast')
+    expect(rows[3]?.[18]).toBe('too-fast')
     expect(rows[4]?.slice(2, 5)).toEqual(['Eve\\u001B[2J\\u001B]0;pwned\\u0007 \\u202Eevil', 'escapes@example.com', 'C1\\u009B31m DEL\\u007F'])
     expect(RAW_CONTROL.test(run.stdout.replaceAll('\r\n', '').replaceAll('\n', ''))).toBe(false)
   })

@@ -11,7 +11,7 @@ import { DatabaseSync } from 'node:sqlite'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseConfig, type SiteConfig } from '../../lib/env.ts'
-import type { LeadFields, NewLead } from '../../lib/leads/lead.ts'
+import { type LeadFields, NO_ATTRIBUTION, type NewLead } from '../../lib/leads/lead.ts'
 import type { ClaimedDelivery, ClaimOptions, LeadArchive } from '../../lib/leads/lead-archive.ts'
 import { deliverPending } from '../../lib/leads/delivery.ts'
 import { DELIVERY_SCHEDULE } from '../../lib/leads/delivery-schedule.ts'
@@ -40,6 +40,7 @@ function lead(overrides: Partial<Omit<NewLead, 'fields'>> & { fields?: Partial<L
     sourcePage: overrides.sourcePage ?? '/contact',
     addressHash: overrides.addressHash ?? 'sha256:test-hash',
     spamReason: overrides.spamReason ?? null,
+    attribution: overrides.attribution ?? NO_ATTRIBUTION,
     fields: { ...AWKWARD_FIELDS, ...overrides.fields },
   }
 }
@@ -94,9 +95,19 @@ describe.each(stores)('the %s store', (_name, configOf) => {
     await store?.close()
   })
 
-  it('keeps quotes, HTML, emoji, right-to-left text and a 10 KB message exactly, with the time, page and address hash', async () => {
+  it('keeps quotes, HTML, emoji, right-to-left text and a 10 KB message exactly, with the time, page, address hash and where it came from', async () => {
     const receivedAt = new Date('2026-11-26T09:00:00.123Z')
-    const saved = await store.save(lead({ receivedAt, sourcePage: '/contact?plan=team', addressHash: 'sha256:abc' }))
+    const attribution = {
+      utmSource: 'newsletter',
+      utmMedium: 'email',
+      utmCampaign: 'spring "27" <launch>',
+      utmTerm: null,
+      utmContent: 'hero-🎯',
+      landingPage: '/pricing',
+      referrerOrigin: 'https://news.example',
+      viaWebMcp: true,
+    }
+    const saved = await store.save(lead({ receivedAt, sourcePage: '/contact?plan=team', addressHash: 'sha256:abc', attribution }))
     expect(saved.duplicate).toBe(false)
     expect(saved.id).toMatch(/^lead_[0-9a-z]{25}$/)
     const stored = (await store.list()).find((entry) => entry.id === saved.id)
@@ -107,6 +118,7 @@ describe.each(stores)('the %s store', (_name, configOf) => {
       sourcePage: '/contact?plan=team',
       addressHash: 'sha256:abc',
       spamReason: null,
+      attribution,
     })
     expect(stored?.fields.goal.length).toBeGreaterThan(10_000)
   })
@@ -313,6 +325,7 @@ describe.each(stores)('delivery from the %s store to a receiver that is down, ha
           sourcePage: '/contact',
           ...AWKWARD_FIELDS,
           email: (event.data as { email: string }).email,
+          attribution: NO_ATTRIBUTION,
         })
       }
       // Slack shows the name with its HTML literally.
@@ -436,9 +449,9 @@ describe('the SQLite file', () => {
     ) as LeadArchive
     try {
       const leads = await store.list()
-      expect(leads.map((entry) => [entry.id, entry.spamReason])).toEqual([
-        ['lead_0000000000000000000000001', null],
-        ['lead_0000000000000000000000002', 'unrecorded'],
+      expect(leads.map((entry) => [entry.id, entry.spamReason, entry.attribution])).toEqual([
+        ['lead_0000000000000000000000001', null, NO_ATTRIBUTION],
+        ['lead_0000000000000000000000002', 'unrecorded', NO_ATTRIBUTION],
       ])
       expect(leads[0]?.deliveries.webhook).toEqual({
         state: 'pending',
@@ -482,9 +495,9 @@ describe('an Upstash store written before deliveries were queued per destination
         LEADS_WEBHOOK_SECRET: SECRET,
       }),
     ) as LeadArchive
-    expect((await store.list()).map((entry) => [entry.id, entry.spamReason])).toEqual([
-      ['lead_a', null],
-      ['lead_b', 'unrecorded'],
+    expect((await store.list()).map((entry) => [entry.id, entry.spamReason, entry.attribution])).toEqual([
+      ['lead_a', null, NO_ATTRIBUTION],
+      ['lead_b', 'unrecorded', NO_ATTRIBUTION],
     ])
     const claimed = await store.claim({ now: new Date(1764230460000), leaseMs: 15_000, limit: 5, perMinute: 20 })
     expect(claimed.map((claim) => [claim.lead.id, claim.destination, claim.attempts])).toEqual([['lead_a', 'webhook', 2]])

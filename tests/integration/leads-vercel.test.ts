@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseConfig } from '../../lib/env.ts'
+import { NO_ATTRIBUTION } from '../../lib/leads/lead.ts'
 import type { LeadArchive } from '../../lib/leads/lead-archive.ts'
 import { leadDeploymentWarnings, openLeadStore } from '../../lib/leads/store.ts'
 import { projectRoot } from '../../harness/paths.ts'
@@ -107,6 +108,7 @@ describe('vercel build', () => {
       sourcePage: '/contact',
       addressHash: 'sha256:x',
       spamReason: null,
+      attribution: NO_ATTRIBUTION,
     })
     const cron = new VercelOutput(projectDir).functions().get('/api/cron/deliver-leads') as string
     run = await runVercelFunction(cron, projectDir, { ...PRODUCTION, ...upstash, ...leads, CRON_SECRET }, '/api/cron/deliver-leads')

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { renderContactAnswer } from '../../app/_components/contact-answer.tsx'
 import { LeadFormBlock } from '../../app/_components/lead-form.tsx'
 import { buildRecordOf, describeBuildMismatch } from '../../lib/build-record.ts'
-import { checkLeadForm, fieldControls, readLeadForm, spamReasonOf } from '../../lib/leads/form-fields.ts'
+import { checkLeadForm, fieldControls, leadAttribution, readLeadForm, sourceFromReferer, spamReasonOf } from '../../lib/leads/form-fields.ts'
 import { EMPTY_FORM, type LeadFormState } from '../../lib/leads/form-view.ts'
 import { buildLeadForm } from '../../lib/leads/form.ts'
 import { loadContent } from '../../lib/content/parse.ts'
@@ -17,6 +17,18 @@ import { buildSite } from '../../lib/site-model.ts'
 import { projectRoot } from '../../harness/paths.ts'
 
 const form = buildLeadForm(buildSite(parseConfig({ BASE_URL: 'https://agents.example.com' }), loadContent(projectRoot)))
+const NO_CAMPAIGN = { utm_source: null, utm_medium: null, utm_campaign: null, utm_term: null, utm_content: null }
+const NO_SOURCE = {
+  utmSource: null,
+  utmMedium: null,
+  utmCampaign: null,
+  utmTerm: null,
+  utmContent: null,
+  landingPage: null,
+  referrerOrigin: null,
+  viaWebMcp: false,
+}
+
 const GOOD = {
   name: 'Ada Lovelace',
   email: 'ada@analytical.example',
@@ -102,6 +114,53 @@ describe('the sales form fields', () => {
   })
 })
 
+describe('where a lead came from', () => {
+  const SITE = ['https://agents.example.com', 'http://127.0.0.1:3000']
+  const post = (query: string) => readLeadForm(`name=Ada&${query}`)
+
+  it('keeps the campaign, landing page and referring origin a post carries, each checked; an agent-filled form says so', () => {
+    const submitted = post(
+      'utm_source=newsletter&utm_medium=email&utm_campaign=spring+%2727&utm_content=hero&landingPage=%2Fpricing&referrer=https%3A%2F%2Fnews.example%2Fissue%2F12%3Fid%3D7&filledBy=webmcp',
+    )
+    expect(leadAttribution(submitted, null)).toEqual({
+      utmSource: 'newsletter',
+      utmMedium: 'email',
+      utmCampaign: "spring '27",
+      utmTerm: null,
+      utmContent: 'hero',
+      landingPage: '/pricing',
+      referrerOrigin: 'https://news.example',
+      viaWebMcp: true,
+    })
+  })
+
+  it('drops what a link could carry but should not: a value too long or with a control character, another host as the landing page, a query in it, a referrer that is no http(s) URL', () => {
+    const submitted = post(
+      `utm_source=${'x'.repeat(201)}&utm_medium=a%1B%5B2J&utm_campaign=&landingPage=%2F%2Fevil.example%2Fx&referrer=javascript%3Aalert(1)`,
+    )
+    expect(leadAttribution(submitted, null)).toEqual({ ...NO_SOURCE, landingPage: null })
+    expect(leadAttribution(post('landingPage=%2Fpricing%3Femail%3Da%40b.example'), null).landingPage).toBeNull()
+    expect(leadAttribution(post('landingPage=relative'), null).landingPage).toBeNull()
+  })
+
+  it("without the page script, reads the campaign and path of the contact page's own URL from the Referer, and only from this site", () => {
+    const fromReferer = sourceFromReferer('https://agents.example.com/contact?plan=programme&utm_source=partner&utm_campaign=q1', SITE)
+    expect(leadAttribution(post(''), fromReferer)).toEqual({
+      ...NO_SOURCE,
+      utmSource: 'partner',
+      utmCampaign: 'q1',
+      landingPage: '/contact',
+    })
+    expect(sourceFromReferer('https://evil.example/contact?utm_source=x', SITE)).toBeNull()
+    expect(sourceFromReferer('not a url', SITE)).toBeNull()
+    // What the post carries wins over the Referer: the script knows where the visit began.
+    expect(leadAttribution(post('landingPage=%2Fpricing&utm_source=newsletter'), fromReferer)).toMatchObject({
+      utmSource: 'newsletter',
+      landingPage: '/pricing',
+    })
+  })
+})
+
 describe('the sales form renderer', () => {
   const render = (state: LeadFormState) => renderToStaticMarkup(<LeadFormBlock form={form.view} state={state} />)
 
@@ -116,6 +175,21 @@ describe('the sales form renderer', () => {
     expect(html).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"')
     expect(html).toContain('rows="6">&lt;/textarea&gt;&lt;img src=x onerror=alert(1)&gt;</textarea>')
     expect(html).toContain('<span class="lead-error" id="lead-email-error">Wrong &lt;email&gt;</span>')
+  })
+
+  it('carries where the visit came from into the form it shows again, as hidden fields', () => {
+    const source = {
+      campaign: { ...NO_CAMPAIGN, utm_source: 'newsletter', utm_campaign: 'spring "27"' },
+      landingPage: '/pricing',
+      referrerOrigin: 'https://news.example',
+    }
+    const html = render({ kind: 'form', values: GOOD, source })
+    expect(html).toContain(
+      '<input type="hidden" name="utm_source" value="newsletter"/><input type="hidden" name="utm_medium" value=""/>' +
+        '<input type="hidden" name="utm_campaign" value="spring &quot;27&quot;"/><input type="hidden" name="utm_term" value=""/>' +
+        '<input type="hidden" name="utm_content" value=""/><input type="hidden" name="landingPage" value="/pricing"/>' +
+        '<input type="hidden" name="referrer" value="https://news.example"/>',
+    )
   })
 
   it('carries the time already spent and the agent mark into the form it shows again; the empty form carries none', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { StoredLead } from '../../lib/leads/lead-archive.ts'
-import { csvCell, leadsCsv } from '../../lib/leads/leads-csv.ts'
+import { NO_ATTRIBUTION } from '../../lib/leads/lead.ts'
+import { csvCell, describeAttribution, leadsCsv } from '../../lib/leads/leads-csv.ts'
 
 describe('csvCell', () => {
   it.each([
@@ -48,6 +49,16 @@ describe('leadsCsv', () => {
     sourcePage: '/contact',
     addressHash: 'h',
     spamReason: null,
+    attribution: {
+      utmSource: 'newsletter',
+      utmMedium: 'email',
+      utmCampaign: '=spring',
+      utmTerm: null,
+      utmContent: null,
+      landingPage: '/pricing',
+      referrerOrigin: 'https://news.example',
+      viaWebMcp: true,
+    },
     fields: {
       name: '=cmd|" /C calc"!A0',
       email: 'a@example.com',
@@ -63,11 +74,21 @@ describe('leadsCsv', () => {
     },
   }
 
-  it('writes a header and one CRLF-terminated record per lead, the 10 KB message whole', () => {
+  it('writes a header and one CRLF-terminated record per lead, the 10 KB message whole, where it came from guarded too', () => {
     expect(leadsCsv([lead])).toBe(
-      '"id","received_at","name","email","company","team_size","goal","topic","plan","source_page","spam","webhook_delivery","slack_delivery"\r\n' +
-        `"lead_0mwxabc0001","2026-11-26T09:00:00.000Z","'=cmd|"" /C calc""!A0","a@example.com","ACME, ""Inc.""","1-10","${'x'.repeat(10_240)}","demo","","/contact","no",` +
+      '"id","received_at","name","email","company","team_size","goal","topic","plan","source_page","utm_source","utm_medium","utm_campaign",' +
+        '"utm_term","utm_content","landing_page","referrer_origin","via_webmcp","spam","webhook_delivery","slack_delivery"\r\n' +
+        `"lead_0mwxabc0001","2026-11-26T09:00:00.000Z","'=cmd|"" /C calc""!A0","a@example.com","ACME, ""Inc.""","1-10","${'x'.repeat(10_240)}","demo","","/contact",` +
+        `"newsletter","email","'=spring","","","/pricing","https://news.example","yes","no",` +
         '"delivered 2026-11-26T09:01:00.000Z","pending (1 attempt, last HTTP 503)"\r\n',
     )
+  })
+
+  it('says where a lead came from in a few words, or nothing when nothing is known', () => {
+    expect(describeAttribution(lead.attribution)).toBe(
+      "campaign =spring (newsletter / email) · landed on /pricing · referred by https://news.example · filled by the browser's agent",
+    )
+    expect(describeAttribution({ ...NO_ATTRIBUTION, utmSource: 'partner' })).toBe('campaign (unnamed) (partner)')
+    expect(describeAttribution(NO_ATTRIBUTION)).toBeNull()
   })
 })

@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import { leadEvent, slackEscape, slackMessage } from '../../lib/leads/delivery-send.ts'
+import { NO_ATTRIBUTION } from '../../lib/leads/lead.ts'
 import type { StoredLead } from '../../lib/leads/lead-archive.ts'
 
 const lead: StoredLead = {
@@ -9,6 +10,7 @@ const lead: StoredLead = {
   sourcePage: '/contact',
   addressHash: 'never-sent',
   spamReason: null,
+  attribution: NO_ATTRIBUTION,
   fields: {
     name: '<@U123> & <!channel> *Bold*',
     email: 'ana@example.com',
@@ -51,12 +53,23 @@ describe('slackMessage of a lead holding control characters', () => {
   })
 })
 
+describe('slackMessage of a lead from a campaign', () => {
+  it('names where it came from on a line of its own before the id', () => {
+    const attribution = { ...NO_ATTRIBUTION, utmCampaign: 'spring <b>', utmSource: 'newsletter', landingPage: '/pricing' }
+    expect(
+      slackMessage({ ...lead, attribution })
+        .text.split('\n')
+        .slice(-2),
+    ).toEqual(['From: campaign spring &lt;b&gt; (newsletter) · landed on /pricing', '(lead_0mwxabc000123456789abcdef)'])
+  })
+})
+
 describe('leadEvent', () => {
-  it('is a lead.created event with the fields, time and page, without the address hash', () => {
+  it('is a lead.created event with the fields, time, page and where the lead came from, without the address hash', () => {
     expect(leadEvent(lead)).toEqual({
       type: 'lead.created',
       timestamp: '2026-11-26T09:00:00.000Z',
-      data: { id: lead.id, receivedAt: '2026-11-26T09:00:00.000Z', sourcePage: '/contact', ...lead.fields },
+      data: { id: lead.id, receivedAt: '2026-11-26T09:00:00.000Z', sourcePage: '/contact', ...lead.fields, attribution: NO_ATTRIBUTION },
     })
     expect(JSON.stringify(leadEvent(lead))).not.toContain('never-sent')
   })
