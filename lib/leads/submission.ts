@@ -100,9 +100,16 @@ export function isSameOriginPost(request: AgentRequest, baseUrl: string): boolea
   return siteOrigins(request, baseUrl).includes(origin)
 }
 
-/** The site's origins as a request may name them: the published one, and the one the request was made to. */
+/**
+ * The site's origins as a request may name them: the published one, the one the request was made to,
+ * and, for a post the browser says is same-origin, the origin it names (behind a proxy, the address
+ * the server was reached at is not the one the visitor used).
+ */
 function siteOrigins(request: AgentRequest, baseUrl: string): string[] {
-  return [new URL(baseUrl).origin, new URL(request.url).origin]
+  const origins = [new URL(baseUrl).origin, new URL(request.url).origin]
+  const origin = request.headers.get('origin')
+  if (origin && request.headers.get('sec-fetch-site') === 'same-origin') origins.push(origin)
+  return origins
 }
 
 function isFormPost(request: AgentRequest): boolean {

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import { type BrowserContextOptions, expect, test, type Page } from '@playwright/test'
 import { parseConfig } from '../../lib/env.ts'
 import type { LeadArchive, StoredLead } from '../../lib/leads/lead-archive.ts'
 import { openLeadStore } from '../../lib/leads/store.ts'
@@ -34,6 +34,16 @@ async function storedLead(email: string): Promise<StoredLead | undefined> {
   }
 }
 
+let visitors = 0
+/**
+ * A browser context of its own, as a visitor of its own: the suite's server trusts loopback as a proxy,
+ * so each visitor's X-Forwarded-For is its address, and one test's posts never spend another's limit.
+ */
+function asVisitor(options: BrowserContextOptions = {}): BrowserContextOptions {
+  visitors += 1
+  return { ...options, extraHTTPHeaders: { 'X-Forwarded-For': `198.51.100.${visitors}` } }
+}
+
 async function deliveredEmails(): Promise<string[]> {
   return receiver.accepted().map((request) => (JSON.parse(request.body) as { data: { email: string } }).data.email)
 }
@@ -51,7 +61,7 @@ for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? 'with JavaScript' : 'without JavaScript'
 
   test(`${mode}: the filled form lands on the thank-you page`, async ({ browser }) => {
-    const context = await browser.newContext({ javaScriptEnabled })
+    const context = await browser.newContext(asVisitor({ javaScriptEnabled }))
     const page = await context.newPage()
     await page.goto('/contact?plan=programme#talk-to-sales')
     // The page script chooses the plan the link named; without it the visitor chooses it.
@@ -69,7 +79,7 @@ for (const javaScriptEnabled of [true, false]) {
   })
 
   test(`${mode}: a mistake comes back with the values and the message beside the field`, async ({ browser }) => {
-    const context = await browser.newContext({ javaScriptEnabled })
+    const context = await browser.newContext(asVisitor({ javaScriptEnabled }))
     const page = await context.newPage()
     await page.goto('/contact')
     await fillForm(page, 'grace@localhost')
@@ -105,7 +115,8 @@ test('the form is a declarative WebMCP tool: a name, a description, a descriptio
   ])
 })
 
-test('with JavaScript: an address refused, corrected and sent again within a second is a lead, delivered, not spam', async ({ page }) => {
+test('with JavaScript: an address refused, corrected and sent again within a second is a lead, delivered, not spam', async ({ browser }) => {
+  const page = await (await browser.newContext(asVisitor())).newPage()
   const email = `jane-${Date.now()}@acme.example`
   await page.goto('/contact')
   await fillForm(page, email.replace('.example', ''))
@@ -129,7 +140,7 @@ test("with the browser's agent: talk_to_sales filled through WebMCP at once and 
     args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--no-first-run', WEBMCP_CHROME_FLAG],
   })
   try {
-    const page = await (await browser.newContext({ baseURL })).newPage()
+    const page = await (await browser.newContext(asVisitor({ baseURL }))).newPage()
     await page.goto('/contact')
     const email = `agent-${Date.now()}@acme.example`
     const session = await page.context().newCDPSession(page)
@@ -155,7 +166,7 @@ for (const javaScriptEnabled of [true, false]) {
   test(`${javaScriptEnabled ? 'with' : 'without'} JavaScript: a campaign link to ${landing}, then the Programme plan's form, is a delivered lead that names the campaign`, async ({
     browser,
   }) => {
-    const context = await browser.newContext({ javaScriptEnabled })
+    const context = await browser.newContext(asVisitor({ javaScriptEnabled }))
     const page = await context.newPage()
     const campaign = 'utm_source=newsletter&utm_medium=email&utm_campaign=spring-2027'
     const email = `campaign-${javaScriptEnabled ? 'js' : 'nojs'}-${Date.now()}@acme.example`

@@ -384,7 +384,7 @@ describe('the SQLite file', () => {
         { name: 'leads', strict: 1 },
         { name: 'store_settings', strict: 1 },
       ])
-      expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 })
+      expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 3 })
       expect(db.prepare('SELECT COUNT(*) AS count FROM leads').get()).toEqual({ count: 1 })
     } finally {
       db.close()
