@@ -26,7 +26,8 @@ const nextConfig: NextConfig = {
   // The visual editor's route files (`*.admin.tsx`, `*.admin.ts`) are built only where there is an editor.
   pageExtensions: ['tsx', 'ts', ...editorPageExtensions(config)],
   // The site has two root layouts (its pages, the editor's): the 404 page is app/global-not-found.tsx.
-  experimental: { globalNotFound: true },
+  // A server loads each route when it first answers it: npm start answers most requests itself.
+  experimental: { globalNotFound: true, preloadEntriesOnStart: false },
   // The agent API answers its own trailing-slash paths (404 agent_endpoint_not_found); Next's redirect must not.
   skipTrailingSlashRedirect: true,
   // This directory is the project, whatever lockfiles lie above it (tests build copies of it).

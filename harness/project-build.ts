@@ -27,6 +27,7 @@ export const BUILD_SOURCES = [
   'scripts/postbuild.ts',
   'scripts/next.ts',
   'scripts/page-script.ts',
+  'scripts/contact-answer.ts',
 ]
 
 /** `vercel build` without an account: the project settings it would otherwise fetch (Node 24, Next.js). */

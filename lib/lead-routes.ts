@@ -2,9 +2,14 @@
  * The contact form's routes as they are served: the form's decision (lib/leads/submission.ts) with
  * this deployment's form, store, address limit and client address, its outcome counted by telemetry
  * (the outcome only, never a field), the answer with the contact page's headers around the page the
- * route renders, delivery started once the answer is out (`after()`, in the route), and the cron route
- * of delivery rounds, each attempt seen by telemetry by its destination's kind and origin only.
+ * page's own components render, delivery started once the answer is out, and the cron route of
+ * delivery rounds, each attempt seen by telemetry by its destination's kind and origin only. Next and
+ * Vercel serve the form through app/(marketing)/contact/send/route.ts (delivery in `after()`); `npm
+ * start` answers it itself (`answerLeadFormDirect`, lib/server/direct-routes.ts), as it does the agent
+ * API: Next's request pipeline costs a millisecond of CPU per post, a sixth of what the form can take.
  */
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { forwardedAddressSource, readClientAddress } from './client-address.ts'
 import type { AgentRequest } from './http/agent-request.ts'
 import type { HeaderList } from './http/header-list.ts'
@@ -69,6 +74,33 @@ export async function leadFormHttpAnswer(
     headers: [...contactAnswerHeaders(), ...answer.headers],
     body: request.method === 'HEAD' ? null : encoder.encode(await renderPage(answer.form)),
   }
+}
+
+/**
+ * Where the build puts the contact page's answer renderer compiled for `npm start`, under `.next`
+ * (scripts/contact-answer.ts): the server runs the project's TypeScript natively, and JSX is not TypeScript.
+ */
+export const CONTACT_ANSWER_MODULE = 'server/contact-answer.mjs'
+
+type RenderPage = (form: LeadFormState) => Promise<string>
+let builtRenderer: Promise<RenderPage> | undefined
+
+/** The renderer of the running build, loaded on the first page answer. */
+function renderBuiltPage(form: LeadFormState): Promise<string> {
+  builtRenderer ??= import(pathToFileURL(path.join(process.cwd(), '.next', CONTACT_ANSWER_MODULE)).href).then(
+    (module: { renderContactAnswer: RenderPage }) => module.renderContactAnswer,
+  )
+  return builtRenderer.then((render) => render(form))
+}
+
+/** npm start: the answer, then delivery in the same process. */
+export async function answerLeadFormDirect(request: AgentRequest): Promise<HttpAnswer> {
+  const result = await decideLeadForm(request)
+  if (result.deliverId) {
+    const id = result.deliverId
+    setImmediate(() => void deliverLeadAfterAnswer(id))
+  }
+  return await leadFormHttpAnswer(request, result, renderBuiltPage)
 }
 
 /** GET /api/cron/deliver-leads: one delivery round for Vercel Cron or a scheduler. */

@@ -210,11 +210,15 @@ describe('npm start routing (lib/server/router.ts)', () => {
     expect(route('GET', 'http://[')).toEqual(route('GET', '/'))
   })
 
-  it('leaves to Next what the build output does not answer (assets, files, the contact form), with the target in origin-form and the resolved client', () => {
+  it('leaves to Next what the build output does not answer (assets, files), with the target in origin-form and the resolved client', () => {
     const client = { clientAddress: '203.0.113.9' }
     expect(route('GET', '/_next/static/chunks/app.js')).toEqual({ kind: 'next', target: '/_next/static/chunks/app.js', ...client })
     expect(route('GET', '/favicon.ico?v=1')).toEqual({ kind: 'next', target: '/favicon.ico?v=1', ...client })
-    expect(route('POST', '/contact/send', {}, '2001:db8::7')).toEqual({ kind: 'next', target: '/contact/send', clientAddress: '2001:db8::7' })
+    expect(route('GET', '/api/cron/deliver-leads', {}, '2001:db8::7')).toEqual({
+      kind: 'next',
+      target: '/api/cron/deliver-leads',
+      clientAddress: '2001:db8::7',
+    })
     // Next redirects a trailing slash before any rewrite applies.
     expect(route('GET', '/pricing.md/')).toEqual({ kind: 'next', target: '/pricing.md/', ...client })
   })
