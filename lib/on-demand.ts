@@ -19,6 +19,8 @@
  * - the Web Bot Auth verifier (lib/agent-signature/web-bot-auth.ts, with `structured-headers`): on the
  *   first request that carries a signature header (lib/signed-agents.ts); an unsigned request only
  *   looks the three headers up.
+ * - OpenTelemetry's core (`@opentelemetry/core`, for `suppressTracing`): on the first lead delivery
+ *   attempt (lib/telemetry/observe.ts), which runs untraced so no HTTP instrumentation sees its URL.
  * - the content parser (`yaml`, the frontmatter's zod schemas): only in a process that reads content/
  *   itself (tests, scripts, `next dev`); a production server loads the build's snapshot
  *   (lib/content/load.ts).

@@ -23,7 +23,6 @@ import {
   type Span,
   type TextMapGetter,
 } from '@opentelemetry/api'
-import { suppressTracing } from '@opentelemetry/core'
 import type { AdmissionRecord } from '../admission.ts'
 import type { AgentRequest, HeaderReader } from '../http/agent-request.ts'
 import { getConfig, telemetryExportOf } from '../env.ts'
@@ -159,10 +158,17 @@ function recordLeadDelivery(report: LeadDeliveryReport): void {
   span.end(report.endedAt)
 }
 
+// Loaded by the first delivery attempt (lib/on-demand.ts): no request of the agent surface needs it.
+let openTelemetryCore: Promise<typeof import('@opentelemetry/core')> | undefined
+
 /** What telemetry does with lead deliveries (lib/leads/delivery.ts `DeliveryTelemetry`). */
 export const leadDeliveryTelemetry = {
   record: recordLeadDelivery,
-  untraced: <T>(send: () => Promise<T>): Promise<T> => context.with(suppressTracing(context.active()), send),
+  async untraced<T>(send: () => Promise<T>): Promise<T> {
+    openTelemetryCore ??= import('@opentelemetry/core')
+    const { suppressTracing } = await openTelemetryCore
+    return context.with(suppressTracing(context.active()), send)
+  },
 }
 
 /** Counts one switch of the quota store to its in-process stand-in. */

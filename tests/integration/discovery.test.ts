@@ -122,7 +122,7 @@ describe('/sitemap.xml', () => {
         '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
         `  <url><loc>${BASE}/</loc><lastmod>2026-11-24</lastmod></url>`,
         `  <url><loc>${BASE}/pricing</loc><lastmod>2026-11-21</lastmod></url>`,
-        `  <url><loc>${BASE}/contact</loc><lastmod>2026-11-26</lastmod></url>`,
+        `  <url><loc>${BASE}/contact</loc><lastmod>2026-11-28</lastmod></url>`,
         `  <url><loc>${BASE}/login</loc><lastmod>2026-11-21</lastmod></url>`,
         `  <url><loc>${BASE}/developers</loc><lastmod>2026-11-24</lastmod></url>`,
         '</urlset>',
@@ -139,7 +139,7 @@ describe('/sitemap.md', () => {
       body.startsWith(
         '---\ntitle: Cadence sitemap\n' +
           `description: "Every page and document of ${BASE}/ for AI agents: the pages with their Markdown, the discovery documents, the API."\n` +
-          `canonical_url: ${BASE}/sitemap.md\nlast_updated: 2026-11-26\n---\n# Cadence sitemap\n`,
+          `canonical_url: ${BASE}/sitemap.md\nlast_updated: 2026-11-28\n---\n# Cadence sitemap\n`,
       ),
     ).toBe(true)
     expect(body).toContain(

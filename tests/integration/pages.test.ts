@@ -39,7 +39,7 @@ const EXPECTED_FRONTMATTER: Record<string, string> = {
     'title: Cadence — goals that get done, with a mentor in the loop\ndescription: Cadence turns an ambitious goal into a weekly plan, keeps you moving with short check-ins, and brings a mentor in the moment you are stuck.\n' +
     `canonical_url: ${BASE}/\nlast_updated: 2026-11-24`,
   '/pricing': `title: Pricing\ndescription: Cadence is free for individuals. Teams and mentoring programmes pay per active member.\ncanonical_url: ${BASE}/pricing\nlast_updated: 2026-11-21`,
-  '/contact': `title: Contact\ndescription: Reach the Cadence team about programmes, partnerships, security or the agent API.\ncanonical_url: ${BASE}/contact\nlast_updated: 2026-11-26`,
+  '/contact': `title: Contact\ndescription: Reach the Cadence team about programmes, partnerships, security or the agent API.\ncanonical_url: ${BASE}/contact\nlast_updated: 2026-11-28`,
   '/login': `title: Log in\ndescription: Log in to the Cadence app or create a free account. The public agent API needs no login.\ncanonical_url: ${BASE}/login\nlast_updated: 2026-11-21`,
   '/developers': `title: Cadence developer index\ndescription: Entry points, protocols, errors, limits and policies of the Cadence public agent API (REST and MCP).\ncanonical_url: ${BASE}/developers\nlast_updated: 2026-11-24`,
 }
