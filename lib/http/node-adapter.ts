@@ -29,6 +29,15 @@ export function isFetchForbiddenMethod(method: string): boolean {
  */
 const EDGE_WHITESPACE = /^[\t ]+|[\t ]+$/g
 
+const isHttpWhitespace = (code: number) => code === 32 || code === 9
+
+/** `value` without HTTP whitespace at either end; the regex runs only for a value that has some (rare, and never from Node's parser). */
+function trimHttpWhitespace(value: string): string {
+  return value !== '' && (isHttpWhitespace(value.charCodeAt(0)) || isHttpWhitespace(value.charCodeAt(value.length - 1)))
+    ? value.replace(EDGE_WHITESPACE, '')
+    : value
+}
+
 /**
  * A Node request as the handlers read it, with its headers as undici's `Headers` gives them (names
  * in lower case, a repeated name's values joined with ", ", Cookie's with "; ", pseudo-headers left
@@ -40,7 +49,7 @@ export function toAgentRequest(request: IncomingMessage, origin: string, bytes: 
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] ?? ''
     if (name.charCodeAt(0) === 58 /* ':' */) continue
-    combineField(fields, name, (raw[i + 1] ?? '').replace(EDGE_WHITESPACE, ''))
+    combineField(fields, name, trimHttpWhitespace(raw[i + 1] ?? ''))
   }
   const headers: HeaderReader = {
     get: (name) => fields.get(name.toLowerCase()) ?? null,
