@@ -165,6 +165,14 @@ describe('npm start killed with SIGKILL while deliveries are in flight', () => {
       await new Promise<void>((resolve) =>
         started.process.exitCode !== null || started.process.signalCode !== null ? resolve() : started.process.once('exit', () => resolve()),
       )
+      // A send the killed process wrote just before the kill may reach the receiver after the exit is
+      // seen: it was in flight too. The receiver is read once it has taken nothing new for half a second.
+      let seen = -1
+      const settle = Date.now() + 5_000
+      while (slowReceiver.received().length !== seen && Date.now() < settle) {
+        seen = slowReceiver.received().length
+        await new Promise((resolve) => setTimeout(resolve, 500))
+      }
       const inFlight = new Set(slowReceiver.received().map((request) => request.headers['webhook-id']))
       expect(inFlight.size).toBeGreaterThanOrEqual(10)
 
