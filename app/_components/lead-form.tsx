@@ -1,16 +1,12 @@
+import { HONEYPOT_FIELD, LEAD_FORM_PATH, type LeadFormErrors, type LeadFormValues, type VisitSource } from '@/lib/leads/form-fields.ts'
 import {
   AGENT_FILL_FIELD,
   CAMPAIGN_PARAMETERS,
   FILL_TIME_FIELD,
-  HONEYPOT_FIELD,
   LANDING_PAGE_FIELD,
   LEAD_FORM_ID,
-  LEAD_FORM_PATH,
-  type LeadFormErrors,
-  type LeadFormValues,
   REFERRER_FIELD,
-  type VisitSource,
-} from '@/lib/leads/form-fields.ts'
+} from '@/lib/routes/page-script-hooks.ts'
 import type { LeadFormFieldView, LeadFormState, LeadFormView } from '@/lib/leads/form-view.ts'
 
 /**

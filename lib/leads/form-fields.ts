@@ -18,22 +18,6 @@ import {
 import { MULTI_LINE_FORBIDDEN, SINGLE_LINE_FORBIDDEN } from './control-characters.ts'
 import type { LeadAttribution, LeadFields, SpamReason } from './lead.ts'
 
-/**
- * Shared with the page script, which stamps the fill time, marks a form the browser's agent filled and
- * chooses a linked plan (lib/routes/page-script-hooks.ts).
- */
-export {
-  AGENT_FILL_FIELD,
-  AGENT_FILL_VALUE,
-  CAMPAIGN_PARAMETERS,
-  FILL_TIME_FIELD,
-  LANDING_PAGE_FIELD,
-  REFERRER_FIELD,
-  LEAD_FORM_ID,
-  LEAD_FORM_TOOL_NAME,
-  PLAN_PARAMETER,
-} from '../routes/page-script-hooks.ts'
-
 /** Where the form posts: a route of the site, outside the read-only agent API, and no page path. */
 export { LEAD_FORM_PATH } from '../routes/site-pages.ts'
 /** Where a good submission lands: prerendered, noindex, in no sitemap or index. */

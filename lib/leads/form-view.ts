@@ -9,7 +9,7 @@
  */
 import type { SalesFormContent } from '../content/frontmatter.ts'
 import type { FieldControl, LeadChoices, LeadFieldName, LeadFormErrors, LeadFormFilling, LeadFormValues, VisitSource } from './form-fields.ts'
-import { LEAD_FORM_TOOL_NAME } from './form-fields.ts'
+import { LEAD_FORM_TOOL_NAME } from '../routes/page-script-hooks.ts'
 
 export interface LeadFormFieldView {
   name: LeadFieldName

@@ -14,7 +14,7 @@ import { buildMcpInstallLinks } from './mcp-clients.ts'
 import { splitSections } from './markdown.ts'
 import { NOT_FOUND_TWIN, sitePage, type PageKey, type TwinKey } from '../routes/site-pages.ts'
 import { buildLeadForm } from '../leads/form.ts'
-import { LEAD_FORM_ID, PLAN_PARAMETER } from '../leads/form-fields.ts'
+import { LEAD_FORM_ID, PLAN_PARAMETER } from '../routes/page-script-hooks.ts'
 import type { LeadFormView } from '../leads/form-view.ts'
 
 /** A link on a page: root-relative within the site, or absolute (the app, `mailto:`). */

@@ -7,7 +7,8 @@ import {
   RESOURCE_ID_PARAMETER,
 } from '../../lib/contract/constants.ts'
 import { mcpToolName, operationPath } from '../../lib/contract/operations.ts'
-import { FILL_TIME_FIELD, LEAD_FORM_PATH } from '../../lib/leads/form-fields.ts'
+import { LEAD_FORM_PATH } from '../../lib/leads/form-fields.ts'
+import { FILL_TIME_FIELD } from '../../lib/routes/page-script-hooks.ts'
 
 export interface BenchCase {
   name: string
