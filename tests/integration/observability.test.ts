@@ -6,10 +6,9 @@
  * AGENT_ACCESS_LOG=false prints none, and without an endpoint nothing is exported.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loopbackClient, type LoopbackClient, type SimpleResponse } from '../support/http-client.ts'
+import { loopbackClientPool, type LoopbackClient, type SimpleResponse } from '../support/http-client.ts'
 import { modernRequest } from '../support/mcp-http.ts'
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.ts'
-import { freshLoopbackAddress } from '../support/quota-assertions.ts'
 import { startRedis, type RunningRedis } from '../../harness/redis.ts'
 import { startUpstashBridge, type UpstashBridge } from '../../harness/upstash-bridge.ts'
 import { startSite, type RunningSite } from '../../harness/site-server.ts'
@@ -28,14 +27,8 @@ let quietReceiver: OtlpReceiver
 let site: RunningSite
 let quietSite: RunningSite
 let nextSite: RunningSite
-const clients: LoopbackClient[] = []
 let sent = 0
-
-function client(): LoopbackClient {
-  const created = loopbackClient(freshLoopbackAddress())
-  clients.push(created)
-  return created
-}
+const { client, closeAll: closeClients } = loopbackClientPool()
 
 type SendOptions = { method?: string; headers?: Record<string, string>; body?: string }
 
@@ -142,7 +135,7 @@ beforeAll(async () => {
 }, 240_000)
 
 afterAll(async () => {
-  for (const created of clients) created.close()
+  closeClients()
   await Promise.all([site?.stop(), quietSite?.stop(), nextSite?.stop()])
   await Promise.all([receiver?.close(), nextReceiver?.close(), quietReceiver?.close()])
 })

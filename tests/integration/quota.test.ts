@@ -6,16 +6,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loopbackClient, type LoopbackClient, type SimpleResponse } from '../support/http-client.ts'
-import {
-  burstUntilThrottled,
-  expectAdmitted,
-  expectThrottled,
-  freshLoopbackAddress,
-  refillBounds,
-  timed,
-  type TimedResponse,
-} from '../support/quota-assertions.ts'
+import { loopbackClientPool, type LoopbackClient, type SimpleResponse } from '../support/http-client.ts'
+import { burstUntilThrottled, expectAdmitted, expectThrottled, refillBounds, timed, type TimedResponse } from '../support/quota-assertions.ts'
 import { startRedis, type RunningRedis } from '../../harness/redis.ts'
 import { startSite, type RunningSite } from '../../harness/site-server.ts'
 import { startUpstashBridge, type UpstashBridge } from '../../harness/upstash-bridge.ts'
@@ -31,13 +23,7 @@ let bridge: UpstashBridge
 let memorySite: RunningSite
 let sharedA: RunningSite
 let sharedB: RunningSite
-const clients: LoopbackClient[] = []
-
-function client(address = freshLoopbackAddress()): LoopbackClient {
-  const created = loopbackClient(address)
-  clients.push(created)
-  return created
-}
+const { client, closeAll: closeClients } = loopbackClientPool()
 
 beforeAll(async () => {
   redis = await startRedis()
@@ -61,7 +47,7 @@ afterAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true })
   for (const [name, site] of Object.entries({ memorySite, sharedA, sharedB }))
     if (site) writeFileSync(`${ARTIFACTS}/quota-${name}.log`, site.output())
-  for (const c of clients) c.close()
+  closeClients()
   await Promise.all([memorySite?.stop(), sharedA?.stop(), sharedB?.stop()])
   await bridge?.stop()
   await redis?.dispose()

@@ -7,8 +7,7 @@
 import { spawn } from 'node:child_process'
 import { createAccessProof, encryptOverrides } from 'flags'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loopbackClient, type LoopbackClient, type SimpleResponse } from '../support/http-client.ts'
-import { freshLoopbackAddress } from '../support/quota-assertions.ts'
+import { loopbackClientPool, type LoopbackClient, type SimpleResponse } from '../support/http-client.ts'
 import { projectRoot } from '../../harness/paths.ts'
 import { modernRequest } from '../support/mcp-http.ts'
 import { startRedis, type RunningRedis } from '../../harness/redis.ts'
@@ -25,13 +24,7 @@ let bridge: UpstashBridge
 let plain: RunningSite
 let withSecret: RunningSite
 let sharedEnv: Record<string, string>
-const clients: LoopbackClient[] = []
-
-function client(): LoopbackClient {
-  const created = loopbackClient(freshLoopbackAddress())
-  clients.push(created)
-  return created
-}
+const { client, closeAll: closeClients } = loopbackClientPool()
 
 beforeAll(async () => {
   redis = await startRedis()
@@ -49,7 +42,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  for (const c of clients) c.close()
+  closeClients()
   await Promise.all([plain?.stop(), withSecret?.stop()])
   await bridge?.stop()
   await redis?.dispose()

@@ -18,10 +18,9 @@ import { ensureSiteBuild, SITE_BUILDS } from '../../harness/site-build.ts'
 import { startUpstashBridge, type UpstashBridge } from '../../harness/upstash-bridge.ts'
 import { startSite, type RunningSite } from '../../harness/site-server.ts'
 import { runVercelFunction, VercelOutput, type RunningFunction } from '../../harness/vercel-output.ts'
-import { loopbackClient, type LoopbackClient, type SimpleResponse } from '../support/http-client.ts'
+import { loopbackClientPool, type LoopbackClient, type SimpleResponse } from '../support/http-client.ts'
 import { PROBLEM_CODES } from '../../lib/contract/problems.ts'
 import { modernRequest } from '../support/mcp-http.ts'
-import { freshLoopbackAddress } from '../support/quota-assertions.ts'
 
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36'
 const HEALTH = '/api/agent/v1/health'
@@ -70,13 +69,7 @@ let slow: LoopbackDirectory
 let down: LoopbackDirectory
 let untrusted: LoopbackDirectory
 let trustedKey: AgentKey
-const clients: LoopbackClient[] = []
-
-function client(): LoopbackClient {
-  const created = loopbackClient(freshLoopbackAddress())
-  clients.push(created)
-  return created
-}
+const { client, closeAll: closeClients } = loopbackClientPool()
 
 beforeAll(async () => {
   trustedKey = makeAgentKey()
@@ -89,7 +82,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  for (const created of clients) created.close()
+  closeClients()
   await Promise.all([trusted?.close(), slow?.close(), down?.close(), untrusted?.close()])
 })
 

@@ -50,3 +50,28 @@ export function loopbackClient(localAddress: string): LoopbackClient {
     close: () => agent.destroy(),
   }
 }
+
+/** Distinct loopback source addresses: each is its own client (and bucket) to the server. */
+let nextHost = 10
+export function freshLoopbackAddress(): string {
+  nextHost++
+  return `127.0.${Math.floor(nextHost / 250)}.${(nextHost % 250) + 2}`
+}
+
+/**
+ * The loopback clients of one test file: `client()` opens one from a fresh address (or the one given),
+ * `closeAll()` (in afterAll) closes every one it opened.
+ */
+export function loopbackClientPool() {
+  const opened: LoopbackClient[] = []
+  return {
+    client(address = freshLoopbackAddress()): LoopbackClient {
+      const created = loopbackClient(address)
+      opened.push(created)
+      return created
+    },
+    closeAll(): void {
+      for (const created of opened) created.close()
+    },
+  }
+}

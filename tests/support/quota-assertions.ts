@@ -131,10 +131,3 @@ export async function burstUntilThrottled(
   }
   throw new Error(`no 429 after ${all.length} requests (${admitted} admitted)`)
 }
-
-/** Distinct loopback source addresses: each is its own client (and bucket) to the server. */
-let nextHost = 10
-export function freshLoopbackAddress(): string {
-  nextHost++
-  return `127.0.${Math.floor(nextHost / 250)}.${(nextHost % 250) + 2}`
-}
