@@ -38,8 +38,8 @@ export function proxy(request: NextRequest, event: NextFetchEvent) {
 // the agent API (which answers its own preflights and reads its own signatures) never pay for it.
 // Next reads this statically, so it is written out: these are cheap filters, not the list of pages
 // (negotiatedTwin and lib/signed-agents.ts decide that); the first two only keep out the routes that
-// answer their own preflights. The
-// editor's pages (lib/routes/editor-paths.ts) come here whatever they accept.
+// answer their own preflights. The editor's pages (lib/routes/editor-paths.ts) come here whatever
+// they accept.
 export const config = {
   matcher: [
     '/keystatic/:path*',
