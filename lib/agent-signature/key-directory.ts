@@ -10,6 +10,7 @@
  * every instance.
  */
 import { createHash, type KeyObject } from 'node:crypto'
+import { readStreamWithin } from '../http/agent-request.ts'
 import {
   ed25519KeyOf,
   ed25519Thumbprint,
@@ -195,16 +196,9 @@ async function readBounded(response: Response, maxBytes: number): Promise<Buffer
     await response.body?.cancel()
     throw new Error(`the key directory is larger than ${maxBytes} bytes`)
   }
-  const chunks: Uint8Array[] = []
-  let size = 0
-  if (response.body) {
-    for await (const chunk of response.body) {
-      size += chunk.byteLength
-      if (size > maxBytes) throw new Error(`the key directory is larger than ${maxBytes} bytes`)
-      chunks.push(chunk)
-    }
-  }
-  return Buffer.concat(chunks)
+  const body = await readStreamWithin(response.body, maxBytes)
+  if (!body) throw new Error(`the key directory is larger than ${maxBytes} bytes`)
+  return body
 }
 
 /** The Ed25519 keys of a JWK set by thumbprint; a `kid`, when given, must be that thumbprint. */

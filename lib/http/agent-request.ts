@@ -54,15 +54,23 @@ export async function readBodyText(request: AgentRequest, limit: number): Promis
     if ((bytes?.byteLength ?? 0) > limit) return { tooLarge: true }
     return { tooLarge: false, text: bytes ? decoder.decode(bytes) : '' }
   }
-  if (request.body === null) return { tooLarge: false, text: '' }
+  const bytes = await readStreamWithin(request.body, limit)
+  return bytes ? { tooLarge: false, text: decoder.decode(bytes) } : { tooLarge: true }
+}
+
+/**
+ * A web stream's bytes (none for no stream), or null as soon as they pass `limit`: reading stops there
+ * and the stream is cancelled. A failed stream throws.
+ */
+export async function readStreamWithin(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<Buffer | null> {
   const chunks: Uint8Array[] = []
   let received = 0
-  for await (const chunk of request.body) {
+  for await (const chunk of stream ?? []) {
     received += chunk.byteLength
-    if (received > limit) return { tooLarge: true }
+    if (received > limit) return null
     chunks.push(chunk)
   }
-  return { tooLarge: false, text: decoder.decode(Buffer.concat(chunks)) }
+  return Buffer.concat(chunks)
 }
 
 /** Whether the answer to `request` goes compressed: only where the server asked for it (see PlainRequest). */
