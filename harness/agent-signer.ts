@@ -83,9 +83,12 @@ export function signRequest(key: AgentKey, options: SignOptions): Record<string,
 export function directoryAnswer(
   keys: AgentKey[],
   authority: string,
-  options: { cacheControl?: string; signedBy?: AgentKey[]; created?: number } = {},
+  options: { cacheControl?: string; signedBy?: AgentKey[]; created?: number; bodyBytes?: number } = {},
 ) {
-  const body = JSON.stringify({ keys: keys.map((key) => ({ kty: 'OKP', crv: 'Ed25519', kid: key.keyid, x: key.x, use: 'sig' })) })
+  const keySet = { keys: keys.map((key) => ({ kty: 'OKP', crv: 'Ed25519', kid: key.keyid, x: key.x, use: 'sig' })) }
+  // `bodyBytes`: a member the directory's readers ignore pads the JSON to exactly that many bytes.
+  const unpadded = JSON.stringify({ ...keySet, padding: '' })
+  const body = options.bodyBytes ? JSON.stringify({ ...keySet, padding: ' '.repeat(options.bodyBytes - unpadded.length) }) : JSON.stringify(keySet)
   const digest = `sha-256=:${createHash('sha256').update(body).digest('base64')}:`
   const created = options.created ?? Math.floor(Date.now() / 1000)
   const inputs: string[] = []

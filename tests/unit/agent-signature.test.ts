@@ -374,6 +374,27 @@ describe("the signer's key directory", () => {
   })
 
   it.each([
+    ['declared in Content-Length', true],
+    ['streamed without a length', false],
+  ])('is not used when its answer is over %s bytes (%s), and used at exactly the bound', async (_how, declared) => {
+    const key = makeAgentKey()
+    for (const [bodyBytes, verdict] of [
+      [DIRECTORY_LIMITS.maxBytes + 1, { verdict: 'unverified', signer: null }],
+      [DIRECTORY_LIMITS.maxBytes, { verdict: 'verified', signer: SIGNER }],
+    ] as const) {
+      const { verifier, directories, directory } = setup([key])
+      directory.answer = () => {
+        const answer = directoryAnswer([key], 'signer.example', { created: Math.floor(NOW / 1000), bodyBytes })
+        expect(Buffer.byteLength(answer.body)).toBe(bodyBytes)
+        return declared ? { ...answer, headers: { ...answer.headers, 'content-length': String(bodyBytes) } } : answer
+      }
+      verifier.check(request(signed(key)))
+      await directories.settled()
+      expect(verifier.check(request(signed(key)))).toEqual(verdict)
+    }
+  })
+
+  it.each([
     [null, DIRECTORY_LIMITS.defaultFreshMs],
     ['max-age=600', 600_000],
     ['public, max-age=31536000', DIRECTORY_LIMITS.maxFreshMs],
