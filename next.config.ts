@@ -13,6 +13,7 @@ import { pageHeaders } from './lib/pages/page-headers.ts'
 import { NOT_FOUND_TWIN, SITE_PAGES, twinRoutePath } from './lib/routes/site-pages.ts'
 import { buildSiteUrls } from './lib/routes/site-urls.ts'
 import { buildSite } from './lib/site-model.ts'
+import { PREBUNDLED_ALIASES } from './scripts/prebundled-packages.ts'
 
 // Read at build time: every page and document is prerendered with this deployment's settings (a
 // Vercel preview knows it is one, and its own URL, when it is built). npm start refuses to serve a
@@ -30,12 +31,13 @@ const nextConfig: NextConfig = {
   experimental: { globalNotFound: true, preloadEntriesOnStart: false },
   // The agent API answers its own trailing-slash paths (404 agent_endpoint_not_found); Next's redirect must not.
   skipTrailingSlashRedirect: true,
-  // This directory is the project, whatever lockfiles lie above it (tests build copies of it).
-  turbopack: { root: process.cwd() },
+  // This directory is the project, whatever lockfiles lie above it (tests build copies of it). zod
+  // and the MCP SDK come from one-file bundles of each (scripts/prebundled-packages.ts).
+  turbopack: { root: process.cwd(), resolveAlias: PREBUNDLED_ALIASES },
   outputFileTracingRoot: process.cwd(),
   // Loaded from node_modules rather than bundled: Turbopack would copy each into every route's chunks
-  // (zod three times, the Upstash client twice in the agent API's function).
-  serverExternalPackages: ['zod', '@upstash/redis', '@upstash/ratelimit', 'flags', '@modelcontextprotocol/server', 'ajv', 'marked', 'yaml'],
+  // (the Upstash client twice in the agent API's function).
+  serverExternalPackages: ['@upstash/redis', '@upstash/ratelimit', 'flags', 'marked', 'yaml'],
   // The functions (agent API, MCP) load the content the build checked, not content/ (lib/content/load.ts).
   outputFileTracingIncludes: { '/**': [`./${CONTENT_SNAPSHOT_FILE}`] },
   compiler: {

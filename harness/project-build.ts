@@ -27,6 +27,7 @@ export const BUILD_SOURCES = [
   'scripts/postbuild.ts',
   'scripts/next.ts',
   'scripts/page-script.ts',
+  'scripts/prebundled-packages.ts',
   'scripts/contact-answer.ts',
 ]
 

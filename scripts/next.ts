@@ -11,6 +11,8 @@ const [command, ...options] = process.argv.slice(2)
 if (command === 'dev') {
   // `next dev` serves public/ as it is: the pages' script is rebuilt there on every change of its sources.
   await (await import('./page-script.ts')).watchPageScript()
+  // The server build takes zod and the MCP SDK from their bundles (scripts/prebundled-packages.ts).
+  await (await import('./prebundled-packages.ts')).buildPrebundledPackages()
   // `next dev` listens on every interface unless told otherwise, and its visual editor writes content/
   // for whoever reaches it: it listens where HOST says (loopback by default), read as `next dev` reads
   // settings (the `.env.development*` files too), unless the command names a hostname itself.

@@ -8,7 +8,8 @@
  * Upstash Redis that its contact form is off (no durable lead store), or without CRON_SECRET that its
  * cron run of lead deliveries is refused. The agent API's answers are
  * checked against their contract schemas (they are served without parsing). Then it bundles the
- * pages' script into public/ (scripts/page-script.ts), which `next build` serves from there.
+ * pages' script into public/ (scripts/page-script.ts), which `next build` serves from there, and zod
+ * and the MCP SDK into one file each, which the server build uses (scripts/prebundled-packages.ts).
  */
 import { buildAgentCatalog, operationAnswers } from '../lib/agent/catalog.ts'
 import { checkContentOrExit } from '../lib/content/check.ts'
@@ -20,6 +21,7 @@ import { contractViolations } from '../lib/contract/operation-schemas.ts'
 import { perInstanceQuotaWarning } from '../lib/quota/quota.ts'
 import { buildSite } from '../lib/site-model.ts'
 import { buildPageScript } from './page-script.ts'
+import { buildPrebundledPackages } from './prebundled-packages.ts'
 
 const config = loadSettingsOrExit()
 const warning = perInstanceQuotaWarning(config)
@@ -35,4 +37,4 @@ if (violations.length > 0) {
   process.exit(1)
 }
 console.log('settings and content/: all valid')
-await buildPageScript()
+await Promise.all([buildPageScript(), buildPrebundledPackages()])

@@ -7,7 +7,7 @@
  * variant of a page to the other kind of client; and the agent API's function, run by its own
  * launcher, answers with the production URL.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -285,15 +285,37 @@ describe('what a new instance of a function loads for its first request', () => 
       rmSync(dir, { recursive: true, force: true })
     }
   }
-  const SCHEMA_LIBRARIES = /\/node_modules\/(zod|@modelcontextprotocol\/server|ajv)\//
+  /**
+   * The source modules of the build's chunks among `loaded`, project-relative, as each chunk's source
+   * map names them: zod and the MCP SDK are built into chunks from their bundles (.prebundled/).
+   */
+  function chunkSources(loaded: readonly string[]): Set<string> {
+    const sources = new Set<string>()
+    for (const url of loaded) {
+      const chunk = /\/(\.next\/server\/chunks\/.+\.js)$/.exec(decodeURIComponent(url))?.[1]
+      // Turbopack's own runtime chunk has no source map: it is built from no module of the project.
+      if (!chunk || !existsSync(path.join(projectDir, `${chunk}.map`))) continue
+      const map = JSON.parse(readFileSync(path.join(projectDir, `${chunk}.map`), 'utf8')) as {
+        sources?: string[]
+        sections?: { map: { sources?: string[] } }[]
+      }
+      const named = [...(map.sources ?? []), ...(map.sections ?? []).flatMap((section) => section.map.sources ?? [])]
+      for (const source of named) sources.add(path.relative(projectDir, path.resolve(projectDir, '.next/server/chunks', source)))
+    }
+    return sources
+  }
+  const PREBUNDLED = ['.prebundled/zod.mjs', '.prebundled/mcp-server.mjs']
+  const SCHEMA_PACKAGES = /\/node_modules\/(zod|@modelcontextprotocol\/server)\//
 
-  it('answers a REST request without loading zod, the MCP SDK or Ajv', async () => {
+  it('answers a REST request without loading zod or the MCP SDK', async () => {
     const loaded = await modulesLoadedFor('/api/agent/v1/health')
-    expect(loaded.some((url) => url.includes('/node_modules/next/'))).toBe(true)
-    expect(loaded.filter((url) => SCHEMA_LIBRARIES.test(url))).toEqual([])
+    const sources = chunkSources(loaded)
+    expect(sources).toContain('lib/agent/rest.ts')
+    expect(PREBUNDLED.filter((bundle) => sources.has(bundle))).toEqual([])
+    expect(loaded.filter((url) => SCHEMA_PACKAGES.test(url))).toEqual([])
   }, 60_000)
 
-  it('loads the MCP SDK and zod for an MCP message', async () => {
+  it('loads the MCP SDK and zod for an MCP message from their bundles, never from node_modules', async () => {
     const loaded = await modulesLoadedFor('/mcp', {
       method: 'POST',
       headers: {
@@ -309,8 +331,9 @@ describe('what a new instance of a function loads for its first request', () => 
         params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
       }),
     })
-    expect(loaded.some((url) => url.includes('/node_modules/@modelcontextprotocol/server/'))).toBe(true)
-    expect(loaded.some((url) => url.includes('/node_modules/zod/'))).toBe(true)
+    const sources = chunkSources(loaded)
+    expect(PREBUNDLED.filter((bundle) => sources.has(bundle))).toEqual(PREBUNDLED)
+    expect(loaded.filter((url) => SCHEMA_PACKAGES.test(url))).toEqual([])
   }, 60_000)
 
   const UPSTASH_LIBRARIES = /\/node_modules\/@upstash\//
