@@ -43,3 +43,4 @@ const once = <T>(load: () => Promise<T>) => {
 
 export const loadFlagsSdk = once(() => import('flags'))
 export const loadFlagsNext = once(() => import('flags/next'))
+export const loadOpenTelemetryCore = once(() => import('@opentelemetry/core'))

@@ -26,6 +26,7 @@ import {
 import type { AdmissionRecord } from '../admission.ts'
 import type { AgentRequest, HeaderReader } from '../http/agent-request.ts'
 import { getConfig, telemetryExportOf } from '../env.ts'
+import { loadOpenTelemetryCore } from '../on-demand.ts'
 import { processSingleton } from '../process-singleton.ts'
 import { writeAccessLogLine, type AccessLogLine } from './access-log.ts'
 import { classifyAgent } from './agent-classes.ts'
@@ -158,15 +159,12 @@ function recordLeadDelivery(report: LeadDeliveryReport): void {
   span.end(report.endedAt)
 }
 
-// Loaded by the first delivery attempt (lib/on-demand.ts): no request of the agent surface needs it.
-let openTelemetryCore: Promise<typeof import('@opentelemetry/core')> | undefined
-
 /** What telemetry does with lead deliveries (lib/leads/delivery.ts `DeliveryTelemetry`). */
 export const leadDeliveryTelemetry = {
   record: recordLeadDelivery,
   async untraced<T>(send: () => Promise<T>): Promise<T> {
-    openTelemetryCore ??= import('@opentelemetry/core')
-    const { suppressTracing } = await openTelemetryCore
+    // Loaded by the first delivery attempt: no request of the agent surface needs it.
+    const { suppressTracing } = await loadOpenTelemetryCore()
     return context.with(suppressTracing(context.active()), send)
   },
 }
