@@ -374,9 +374,9 @@ describe("the signer's key directory", () => {
   })
 
   it.each([
-    ['declared in Content-Length', true],
-    ['streamed without a length', false],
-  ])('is not used when its answer is over %s bytes (%s), and used at exactly the bound', async (_how, declared) => {
+    ['its length declared in Content-Length', true],
+    ['its bytes streamed without a length', false],
+  ])('is not used when its answer is one byte over the 64 KiB bound (%s), and used at exactly the bound', async (_how, declared) => {
     const key = makeAgentKey()
     for (const [bodyBytes, verdict] of [
       [DIRECTORY_LIMITS.maxBytes + 1, { verdict: 'unverified', signer: null }],
