@@ -36,8 +36,10 @@ const nextConfig: NextConfig = {
   turbopack: { root: process.cwd(), resolveAlias: PREBUNDLED_ALIASES },
   outputFileTracingRoot: process.cwd(),
   // Loaded from node_modules rather than bundled: Turbopack would copy each into every route's chunks
-  // (the Upstash client twice in the agent API's function).
-  serverExternalPackages: ['@upstash/redis', '@upstash/ratelimit', 'flags', 'marked', 'yaml'],
+  // (the Upstash client twice in the agent API's function). The OpenTelemetry API is the copy Next's
+  // own server loads: bundled, the function would build two more (an ES module copy for lib/telemetry,
+  // a CommonJS one for Next's tracer in the routes' chunks).
+  serverExternalPackages: ['@opentelemetry/api', '@upstash/redis', '@upstash/ratelimit', 'flags', 'marked', 'yaml'],
   // The functions (agent API, MCP) load the content the build checked, not content/ (lib/content/load.ts).
   outputFileTracingIncludes: { '/**': [`./${CONTENT_SNAPSHOT_FILE}`] },
   compiler: {

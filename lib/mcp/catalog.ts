@@ -3,7 +3,7 @@
  * AGENT_OPERATIONS (schemas from the same zod schemas as REST, results equal to the REST bodies of
  * getAgentCatalog()), the three Markdown resources, and the identity and instructions. Pure data.
  */
-import type { CallToolResult, ListResourcesResult, ListToolsResult, ReadResourceResult, Tool } from '@modelcontextprotocol/server'
+import type { CallToolResult, ListResourcesResult, ReadResourceResult, Tool } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import { buildAgentCatalog, getAgentCatalog, operationAnswers, resourceUri, type AgentCatalog, type OperationAnswer } from '../agent/catalog.ts'
 import { PRODUCT_NAME, PUBLIC_RESOURCE_IDS, RESOURCE_ID_PARAMETER, RESOURCE_MIME_TYPE } from '../contract/constants.ts'
@@ -16,6 +16,8 @@ import { isPlainObject, type JsonObject } from '../contract/mcp-errors.ts'
 export type McpCatalog = ReturnType<typeof buildMcpCatalog>
 
 const toJsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, JSON_SCHEMA_OPTIONS) as JsonObject
+/** A tool as tools/list shows it: every tool of the contract has an output schema. */
+type ToolDefinition = Tool & Required<Pick<Tool, 'outputSchema'>>
 const TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const
 
 /**
@@ -42,14 +44,25 @@ function describeInvalidArguments(name: string, serviceName: string, args: unkno
 }
 
 /**
- * `definition`: the tool as tools/list shows it; `call`: the REST body as structured content (one
+ * `definition()`: the tool as tools/list shows it; `call`: the REST body as structured content (one
  * result per valid argument set, built once), or an `isError` result for bad arguments.
  */
 function buildTool(site: Site, answers: readonly OperationAnswer[], operation: AgentOperation, name: string) {
   const { title, description } = operation.mcpTool as NonNullable<AgentOperation['mcpTool']>
   const { input, response } = OPERATION_SCHEMAS[operation.operationId]
-  const [inputSchema, outputSchema] = [toJsonSchema(input) as Tool['inputSchema'], toJsonSchema(response)]
-  const definition: Tool = { name, title, description, inputSchema, outputSchema, annotations: { ...TOOL_ANNOTATIONS } }
+  const annotations = { ...TOOL_ANNOTATIONS }
+  // Its JSON Schemas are converted when first asked for: a new instance's first tools/call reads only
+  // the called tool's (lib/mcp/server.ts), tools/list all of them.
+  let definition: ToolDefinition | undefined
+  const define = (): ToolDefinition =>
+    (definition ??= {
+      name,
+      title,
+      description,
+      inputSchema: toJsonSchema(input) as Tool['inputSchema'],
+      outputSchema: toJsonSchema(response),
+      annotations,
+    })
   const result = (body: unknown): CallToolResult => ({
     content: [{ type: 'text', text: JSON.stringify(body) }],
     structuredContent: body as JsonObject,
@@ -60,7 +73,7 @@ function buildTool(site: Site, answers: readonly OperationAnswer[], operation: A
     if (parsed.success) return results.get(JSON.stringify(parsed.data)) as CallToolResult
     return { content: [{ type: 'text', text: describeInvalidArguments(name, site.config.serviceName, args, parsed.error.issues) }], isError: true }
   }
-  return { definition, call }
+  return { title, description, annotations, definition: define, call }
 }
 
 /** Tools by name, resources and their `resources/read` results by URI. */
@@ -83,7 +96,6 @@ export function buildMcpCatalog(site: Site, catalog: AgentCatalog = buildAgentCa
   return {
     serverInfo: site.mcpServer,
     instructions: `Read-only public ${PRODUCT_NAME} product, developer and agent-integration metadata: no authentication, no private data, no writes. Start with ${firstTool}; the resources are the same Markdown documents as the REST API.`,
-    toolList: { tools: [...tools.values()].map((tool) => tool.definition) } satisfies ListToolsResult,
     tools,
     resourceList: { resources } satisfies ListResourcesResult,
     reads,

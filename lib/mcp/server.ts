@@ -7,19 +7,23 @@
  * of a request is put in the contract's words (gate.ts).
  */
 import * as sdk from '@modelcontextprotocol/server'
-import type { JSONRPCMessage, JsonSchemaType, jsonSchemaValidator, ServerOptions, Transport } from '@modelcontextprotocol/server'
+import type { JSONRPCMessage, jsonSchemaValidator, ServerOptions, StandardSchemaWithJSON, Transport } from '@modelcontextprotocol/server'
 import { MCP_CACHE_HINTS, MCP_SUPPORTED_PROTOCOL_VERSIONS } from '../contract/constants.ts'
 import type { McpCatalog } from './catalog.ts'
 import { refusalInContractWords, type McpDispatch } from './gate.ts'
 import { errorAnswer, errorMessage, outcomeOf, type McpAnswer } from './protocol.ts'
 
 /**
- * Values are taken as given, input and output alike. Input: McpServer would answer invalid arguments
- * in its own words, and the contract's tool error names the valid ids, so each tool validates its own
- * arguments. Output: every result is a REST body built once from the same schemas, and the tests check
- * each against the tool's outputSchema; validating it again would compile Ajv validators in every new
- * instance, the largest single cost of its first tools/call.
+ * A tool's schema as McpServer takes one (a Standard Schema with its JSON Schema): the JSON Schema
+ * read when the SDK asks for it, values taken as given, input and output alike. Input: McpServer would
+ * answer invalid arguments in its own words, and the contract's tool error names the valid ids, so
+ * each tool validates its own arguments. Output: every result is a REST body built once from the same
+ * schemas, and the tests check each against the tool's outputSchema.
  */
+const schemaAsGiven = (jsonSchema: () => Record<string, unknown>): StandardSchemaWithJSON => ({
+  '~standard': { version: 1, vendor: 'cadence', validate: (value) => ({ value }), jsonSchema: { input: jsonSchema, output: jsonSchema } },
+})
+/** The server's own JSON Schema validator (it elicits nothing): without one, every new instance would build the SDK's default, Ajv. */
 const AS_GIVEN: jsonSchemaValidator = { getValidator: () => (input) => ({ valid: true, data: input as never, errorMessage: undefined }) }
 /** Read-only lists that never change while the server runs. */
 const CAPABILITIES = { resources: {}, tools: {} }
@@ -36,11 +40,10 @@ export function mcpServerFactory(catalog: McpCatalog): () => sdk.McpServer {
     supportedProtocolVersions: [...MCP_SUPPORTED_PROTOCOL_VERSIONS],
     cacheHints: Object.fromEntries([['server/discover', MCP_CACHE_HINTS.discover], ...CACHED]),
   }
-  // Each tool as McpServer registers it, with the contract's JSON Schemas (the ones OpenAPI publishes).
-  const tools = [...catalog.tools].map(([name, { definition, call }]) => {
-    const { title, description, annotations, inputSchema, outputSchema } = definition
-    const json = (schema: unknown) => schema as JsonSchemaType
-    const schemas = { inputSchema: sdk.fromJsonSchema(json(inputSchema), AS_GIVEN), outputSchema: sdk.fromJsonSchema(json(outputSchema), AS_GIVEN) }
+  // Each tool as McpServer registers it, with the contract's JSON Schemas (the ones OpenAPI publishes):
+  // the SDK reads them to list the tools, and a called tool's output schema to answer its call.
+  const tools = [...catalog.tools].map(([name, { title, description, annotations, definition, call }]) => {
+    const schemas = { inputSchema: schemaAsGiven(() => definition().inputSchema), outputSchema: schemaAsGiven(() => definition().outputSchema) }
     return { name, config: { title, description, annotations, ...schemas }, call }
   })
   // The SDK's server/discover lists only the 2026-07-28 revisions; the contract lists every version served.

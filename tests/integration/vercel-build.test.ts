@@ -300,7 +300,7 @@ describe('what a new instance of a function loads for its first request', () => 
         sections?: { map: { sources?: string[] } }[]
       }
       const named = [...(map.sources ?? []), ...(map.sections ?? []).flatMap((section) => section.map.sources ?? [])]
-      for (const source of named) sources.add(path.relative(projectDir, path.resolve(projectDir, '.next/server/chunks', source)))
+      for (const source of named) sources.add(path.relative(projectDir, path.resolve(projectDir, '.next/server/chunks', decodeURIComponent(source))))
     }
     return sources
   }
@@ -313,6 +313,12 @@ describe('what a new instance of a function loads for its first request', () => 
     expect(sources).toContain('lib/agent/rest.ts')
     expect(PREBUNDLED.filter((bundle) => sources.has(bundle))).toEqual([])
     expect(loaded.filter((url) => SCHEMA_PACKAGES.test(url))).toEqual([])
+  }, 60_000)
+
+  it("uses the OpenTelemetry API that Next's server loads from node_modules, no copy of it built into a chunk", async () => {
+    const loaded = await modulesLoadedFor('/api/agent/v1/health')
+    expect([...chunkSources(loaded)].filter((source) => source.startsWith('node_modules/@opentelemetry/api/'))).toEqual([])
+    expect(loaded.some((url) => url.endsWith('/node_modules/@opentelemetry/api/build/src/index.js'))).toBe(true)
   }, 60_000)
 
   it('loads the MCP SDK and zod for an MCP message from their bundles, never from node_modules', async () => {

@@ -44,7 +44,7 @@ describe('the agent catalog, served without parsing at run time', () => {
 
 describe('MCP tools derived from AGENT_OPERATIONS', () => {
   it('lists one tool per operation with an mcpTool, in table order', () => {
-    expect(mcp.toolList.tools.map((tool) => tool.name)).toEqual([
+    expect([...mcp.tools.values()].map((tool) => tool.definition().name)).toEqual([
       'service.get_public_capabilities',
       'service.list_public_resources',
       'service.read_public_resource',
@@ -56,7 +56,7 @@ describe('MCP tools derived from AGENT_OPERATIONS', () => {
     '%s: title, description, schemas and read-only annotations come from the contract',
     (_id, operation) => {
       const tool = mcp.tools.get(`service.${operation.mcpTool?.name}`)
-      expect(tool?.definition).toEqual({
+      expect(tool?.definition()).toEqual({
         name: `service.${operation.mcpTool?.name}`,
         title: operation.mcpTool?.title,
         description: operation.mcpTool?.description,
@@ -64,7 +64,7 @@ describe('MCP tools derived from AGENT_OPERATIONS', () => {
         outputSchema: jsonSchema(OPERATION_SCHEMAS[operation.operationId].response),
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       })
-      expect(tool?.definition.inputSchema.type).toBe('object')
+      expect(tool?.definition().inputSchema.type).toBe('object')
     },
   )
 
@@ -78,7 +78,7 @@ describe('MCP tools derived from AGENT_OPERATIONS', () => {
       const tool = mcp.tools.get(name)
       const result = tool?.call(args)
       expect(result).toEqual({ content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body })
-      expect(validator.getValidator(tool?.definition.outputSchema as object)(result?.structuredContent).valid).toBe(true)
+      expect(validator.getValidator(tool?.definition().outputSchema as object)(result?.structuredContent).valid).toBe(true)
     }
   })
 

@@ -50,7 +50,7 @@ describe('the page tools', () => {
   it('take the name, title and input schema of the MCP tool of the same operation', () => {
     const mcp = buildMcpCatalog(site, buildAgentCatalog(site))
     for (const name of ['get_public_capabilities', 'list_public_resources', 'read_public_resource']) {
-      const served = mcp.toolList.tools.find((candidate) => candidate.name === `${site.config.serviceName}.${name}`)
+      const served = mcp.tools.get(`${site.config.serviceName}.${name}`)?.definition()
       expect(tool(name).title).toBe(served?.title)
       expect(tool(name).inputSchema).toEqual(served?.inputSchema)
       expect(tool(name).description.startsWith(served?.description ?? '-')).toBe(true)
