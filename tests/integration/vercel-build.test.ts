@@ -306,9 +306,12 @@ describe('what a new instance of a function loads for its first request', () => 
   }
   const PREBUNDLED = ['.prebundled/zod.mjs', '.prebundled/mcp-server.mjs']
   const SCHEMA_PACKAGES = /\/node_modules\/(zod|@modelcontextprotocol\/server)\//
+  // One cold instance answers the REST request whose loaded modules two tests read.
+  let restLoaded: Promise<string[]> | undefined
+  const modulesLoadedForRest = () => (restLoaded ??= modulesLoadedFor('/api/agent/v1/health'))
 
   it('answers a REST request without loading zod or the MCP SDK', async () => {
-    const loaded = await modulesLoadedFor('/api/agent/v1/health')
+    const loaded = await modulesLoadedForRest()
     const sources = chunkSources(loaded)
     expect(sources).toContain('lib/agent/rest.ts')
     expect(PREBUNDLED.filter((bundle) => sources.has(bundle))).toEqual([])
@@ -316,7 +319,7 @@ describe('what a new instance of a function loads for its first request', () => 
   }, 60_000)
 
   it("uses the OpenTelemetry API that Next's server loads from node_modules, no copy of it built into a chunk", async () => {
-    const loaded = await modulesLoadedFor('/api/agent/v1/health')
+    const loaded = await modulesLoadedForRest()
     expect([...chunkSources(loaded)].filter((source) => source.startsWith('node_modules/@opentelemetry/api/'))).toEqual([])
     expect(loaded.some((url) => url.endsWith('/node_modules/@opentelemetry/api/build/src/index.js'))).toBe(true)
   }, 60_000)
