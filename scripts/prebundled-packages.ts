@@ -40,7 +40,7 @@ import type {
 } from '@swc/core'
 
 const OUTPUT_DIR = '.prebundled'
-const MCP_SDK = '@modelcontextprotocol/server'
+export const MCP_SDK = '@modelcontextprotocol/server'
 
 /** Each package's entry point and the names it is imported by, → its bundle. */
 const BUNDLES = [
@@ -49,7 +49,7 @@ const BUNDLES = [
 ] as const
 
 /** The server's own sources: what `next build` compiles into the functions. */
-const SERVER_SOURCES = ['app/**/*.{ts,tsx}', 'lib/**/*.{ts,tsx}', 'proxy.ts', 'instrumentation.ts']
+export const SERVER_SOURCES = ['app/**/*.{ts,tsx}', 'lib/**/*.{ts,tsx}', 'proxy.ts', 'instrumentation.ts']
 
 /** Import specifiers the server build maps to a bundle (next.config.ts): zod by both names the SDK and the site use. */
 export const PREBUNDLED_ALIASES: Record<string, string> = Object.fromEntries(

@@ -5,10 +5,8 @@
 import { globSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildPrebundledPackages, valuesImportedFrom } from '../../scripts/prebundled-packages.ts'
+import { buildPrebundledPackages, MCP_SDK as SDK, SERVER_SOURCES, valuesImportedFrom } from '../../scripts/prebundled-packages.ts'
 
-const SDK = '@modelcontextprotocol/server'
-const SERVER_SOURCES = ['app/**/*.{ts,tsx}', 'lib/**/*.{ts,tsx}', 'proxy.ts', 'instrumentation.ts']
 // Inside the project, so the SDK's bundle finds zod by name as the server build's does.
 mkdirSync('tests/.artifacts', { recursive: true })
 const dir = mkdtempSync(path.resolve('tests/.artifacts/prebundled-'))
