@@ -38,9 +38,9 @@ export async function freePort(): Promise<number> {
   })
 }
 
-/** The Node flags `npm start` runs the server with (package.json), so tests and benchmarks run it alike. */
-export function startScriptNodeFlags(): string[] {
-  const scripts = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
+/** The Node flags `npm start` runs the server with (`root`'s package.json), so tests and benchmarks run it alike. */
+export function startScriptNodeFlags(root = projectRoot): string[] {
+  const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
   const match = /^node((?: --[\w=.-]+)*) scripts\/start\.ts$/.exec(scripts.start ?? '')
   if (!match) throw new Error(`package.json "start" must be "node [--flags] scripts/start.ts", got ${JSON.stringify(scripts.start)}`)
   return (match[1] ?? '').split(' ').filter(Boolean)
@@ -51,14 +51,15 @@ export { blankedSiteVariables, envWithoutSiteVariables, isolatedEnv }
 /**
  * `build`: which test build to serve (default `test`); its settings are part of the environment.
  * `server: 'npm-start'` (default) runs scripts/start.ts; `'next-start'` runs plain `next start`, the
- * way Next serves the app's route files (as on Vercel), to compare the two.
+ * way Next serves the app's route files (as on Vercel), to compare the two. `dir`: a checkout built
+ * elsewhere with the settings of `build` (the bench's baseline), served with its own start script.
  */
 export async function startSite(
   env: Record<string, string> = {},
-  options: { port?: number; server?: 'npm-start' | 'next-start'; build?: SiteBuildName } = {},
+  options: { port?: number; server?: 'npm-start' | 'next-start'; build?: SiteBuildName; dir?: string } = {},
 ): Promise<RunningSite> {
   const build = options.build ?? 'test'
-  const cwd = ensureSiteBuild(build)
+  const cwd = options.dir ?? ensureSiteBuild(build)
   const port = options.port ?? (await freePort())
   // A lead store of its own unless the test names one: leads a run leaves in the build's default
   // store would be duplicates of the next run's (the same email and message within ten minutes).
@@ -66,7 +67,7 @@ export async function startSite(
   const args =
     options.server === 'next-start'
       ? [path.join(cwd, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)]
-      : [...startScriptNodeFlags(), 'scripts/start.ts']
+      : [...startScriptNodeFlags(cwd), 'scripts/start.ts']
   const site = await startSiteProcess(process.execPath, args, {
     cwd,
     env: {

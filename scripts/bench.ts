@@ -12,7 +12,12 @@
  *   BENCH_RUNS (3), BENCH_DURATION (8 s), BENCH_CONNECTIONS (50), BENCH_CASES (comma-separated names,
  *   `lead-delivery` and `cold-start` among them), BENCH_DELIVERY_LEADS (2000 leads per store),
  *   BENCH_COLD_RUNS (5 cold starts of each kind),
- *   BENCH_SERVER (`npm-start`, or `next-start` to measure Next itself serving the same build, proxy.ts included)
+ *   BENCH_SERVER (`npm-start`, or `next-start` to measure Next itself serving the same build, proxy.ts included),
+ *   BENCH_BASELINE (a commit to measure against in the same run, scripts/bench/baseline.ts)
+ *
+ * With BENCH_BASELINE, each run loads the working tree's build and the baseline's build in turn (the
+ * order swapped every run), then the bare server, and a second table compares the two builds run by
+ * run: the ratio of each pair, so that the machine's drift between runs cancels out.
  *
  * contact-form-post stores a new lead per request in an SQLite file of its own (the form's 303 is its
  * right answer), and the report counts the leads in the file against the 303 answers.
@@ -31,16 +36,20 @@ import { SITE_BUILDS } from '../harness/site-build.ts'
 import { benchCases, type BenchCase } from './bench/cases.ts'
 import { benchColdStart } from './bench/cold-start.ts'
 import { benchDelivery } from './bench/delivery.ts'
+import { baselineCommit, prepareBaseline } from './bench/baseline.ts'
 import { positiveNumber } from './knobs.ts'
 import type { LoadSigner } from './bench/load.ts'
 import type { UpstashStack } from './bench/upstash.ts'
 import { processCpuMs, processRssMb } from '../harness/proc-stats.ts'
+import { median } from './bench/median.ts'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
 // BENCH_* may live in the `.env` files too, read as Next reads them; a wrong value stops here in one line.
 const envFiles = loadEnvFiles()
 let RUNS: number, DURATION: number, CONNECTIONS: number, COLD_RUNS: number, DELIVERY_LEADS: number
+let BASELINE: string | undefined
 try {
+  BASELINE = baselineCommit(process.env)
   DELIVERY_LEADS = positiveNumber(process.env, 'BENCH_DELIVERY_LEADS', 2000, { integer: true })
   RUNS = positiveNumber(process.env, 'BENCH_RUNS', 3, { integer: true })
   COLD_RUNS = positiveNumber(process.env, 'BENCH_COLD_RUNS', 5, { integer: true })
@@ -66,6 +75,13 @@ interface Measurement {
   ok: number
   /** CPU of the load generator per request (it runs on the same cores as the server). */
   generatorCpuMsPerRequest: number
+}
+
+/** A case's measurements, in the order of the runs; `baseline` only with BENCH_BASELINE, and only for cases the baseline answers right. */
+interface CaseRuns {
+  site: Measurement[]
+  bare: Measurement[]
+  baseline: Measurement[]
 }
 
 /** A case as the runs send it: a signed case's headers, and its load generator's signer when it signs each request. */
@@ -121,6 +137,16 @@ async function runLoad(pid: number, url: string, benchCase: LoadCase, storeCpuMs
   }
 }
 
+/** The site's answer to a case, if it is the case's right answer. */
+async function answersRight(site: RunningSite, benchCase: BenchCase): Promise<boolean> {
+  try {
+    await recordAnswer(site, benchCase)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Records the site's exact answer to a case, for the bare server to replay. */
 function recordAnswer(site: RunningSite, benchCase: BenchCase): Promise<{ key: string; status: number; headers: [string, string][]; body: string }> {
   return new Promise((resolve, reject) => {
@@ -164,11 +190,6 @@ async function startBare(recordingsFile: string): Promise<{ port: number; proces
   return { port, process: child }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? 0
-}
-
 function summarize(measurements: Measurement[]): Measurement {
   const pick = (key: keyof Measurement) => median(measurements.map((m) => m[key]))
   return {
@@ -186,9 +207,10 @@ function summarize(measurements: Measurement[]): Measurement {
 }
 
 const leadsDatabase = path.join(mkdtempSync(path.join(tmpdir(), 'bench-leads-')), 'leads.sqlite')
+const baselineLeadsDatabase = path.join(path.dirname(leadsDatabase), 'baseline-leads.sqlite')
 
 /** Every 303 of the form case is a lead in the file: counted there, after the runs. */
-function printStoredLeads(results: Map<string, { site: Measurement[]; bare: Measurement[] }>): void {
+function printStoredLeads(results: Map<string, CaseRuns>): void {
   const entry = results.get('contact-form-post')
   if (!entry) return
   const db = new DatabaseSync(leadsDatabase, { readOnly: true })
@@ -278,10 +300,19 @@ async function benchLoad(selected: BenchCase[]): Promise<void> {
   const bare: { port: number; process: ChildProcess }[] = []
   const directory = selected.some((c) => c.signed) ? await startLoopbackDirectory([makeAgentKey()]) : undefined
   const cases = directory ? signCases(selected, directory) : selected
+  // Built before any server starts: a build would disturb nothing yet.
+  const baseline = BASELINE ? { commit: BASELINE, dir: prepareBaseline(BASELINE) } : undefined
   try {
     // The contact form's leads go to an SQLite file of this run, not to the test build's own.
     const signatures: Record<string, string> = directory ? { AGENT_SIGNATURE_DIRECTORIES: directory.origin } : {}
     sites.memory = await startSite({ TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: leadsDatabase, ...signatures }, { server: SERVER })
+    const baselineSite = baseline
+      ? await startSite(
+          { TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: baselineLeadsDatabase, ...signatures },
+          { server: SERVER, dir: baseline.dir },
+        )
+      : undefined
+    if (baselineSite) sites.baseline = baselineSite
     const verdicts = countVerdicts(sites.memory)
     const signedRuns = new Map<string, SignedRun[]>()
     if (cases.some((c) => c.store === 'upstash')) {
@@ -292,6 +323,11 @@ async function benchLoad(selected: BenchCase[]): Promise<void> {
     }
     const recordings = []
     for (const benchCase of cases) recordings.push(await recordAnswer(sites[benchCase.store] as RunningSite, benchCase))
+    // The baseline runs in-process stores only; a case it does not answer right (one it predates) is left out of the comparison.
+    const comparable = new Set<string>()
+    if (baselineSite) {
+      for (const benchCase of cases) if (benchCase.store === 'memory' && (await answersRight(baselineSite, benchCase))) comparable.add(benchCase.name)
+    }
     // The signed case's first request started the directory fetch; the runs measure a key already held.
     if (directory) await waitForDirectoryFetch(directory)
     const recordingsFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-')), 'answers.json')
@@ -299,12 +335,21 @@ async function benchLoad(selected: BenchCase[]): Promise<void> {
     const bareServer = await startBare(recordingsFile)
     bare.push(bareServer)
 
-    const results = new Map<string, { site: Measurement[]; bare: Measurement[] }>()
+    const results = new Map<string, CaseRuns>()
     for (let run = 1; run <= RUNS; run++) {
       for (const benchCase of cases) {
         const site = sites[benchCase.store] as RunningSite
-        const entry = results.get(benchCase.name) ?? { site: [], bare: [] }
-        process.stderr.write(`run ${run}/${RUNS} ${benchCase.name}: site… `)
+        const entry = results.get(benchCase.name) ?? { site: [], bare: [], baseline: [] }
+        const againstBaseline = baselineSite && comparable.has(benchCase.name) ? baselineSite : undefined
+        // Odd runs load the baseline after the site, even runs before it.
+        const loadBaseline = async () => {
+          if (!againstBaseline) return
+          process.stderr.write('baseline… ')
+          entry.baseline.push(await runLoad(againstBaseline.process.pid ?? 0, `${againstBaseline.origin}${benchCase.path}`, benchCase))
+        }
+        process.stderr.write(`run ${run}/${RUNS} ${benchCase.name}: `)
+        if (run % 2 === 0) await loadBaseline()
+        process.stderr.write('site… ')
         const storeCpu = benchCase.store === 'upstash' && upstash ? upstash.cpuMs : undefined
         const verdictsBefore = new Map(verdicts)
         const measured = await runLoad(site.process.pid ?? 0, `${site.origin}${benchCase.path}`, benchCase, storeCpu)
@@ -314,12 +359,14 @@ async function benchLoad(selected: BenchCase[]): Promise<void> {
           runs.push(await signedRun(verdicts, verdictsBefore, measured.ok))
           signedRuns.set(benchCase.name, runs)
         }
+        if (run % 2 === 1) await loadBaseline()
         process.stderr.write('bare…\n')
         entry.bare.push(await runLoad(bareServer.process.pid ?? 0, `http://127.0.0.1:${bareServer.port}${benchCase.path}`, benchCase))
         results.set(benchCase.name, entry)
       }
     }
     printReport(cases, results)
+    if (baseline) printBaselineComparison(baseline.commit, cases, comparable, results)
     printSignedRuns(signedRuns, results)
     printStoredLeads(results)
   } finally {
@@ -347,7 +394,7 @@ async function waitForDirectoryFetch(directory: LoopbackDirectory): Promise<void
  * throughput (goal: under 0.1 ms, within 5 %), and what the access log said of its requests. A signed
  * request logged anything but `verified` fails the bench.
  */
-function printSignedRuns(signedRuns: Map<string, SignedRun[]>, results: Map<string, { site: Measurement[]; bare: Measurement[] }>): void {
+function printSignedRuns(signedRuns: Map<string, SignedRun[]>, results: Map<string, CaseRuns>): void {
   const unsigned = results.get('rest-health')
   const failures: string[] = []
   for (const [name, runs] of signedRuns) {
@@ -378,7 +425,47 @@ function printSignedRuns(signedRuns: Map<string, SignedRun[]>, results: Map<stri
   if (failures.length > 0) throw new Error(`signed requests not all logged verified: ${failures.join(', ')}`)
 }
 
-function printReport(cases: BenchCase[], results: Map<string, { site: Measurement[]; bare: Measurement[] }>): void {
+/**
+ * The working tree's build against the baseline's, case by case: each run's pair (loaded back to back)
+ * as a ratio, their median and range, for requests per second and server CPU per request.
+ */
+function printBaselineComparison(commit: string, cases: BenchCase[], comparable: Set<string>, results: Map<string, CaseRuns>): void {
+  console.log(
+    `\nAgainst the baseline ${commit.slice(0, 7)}, in the same run: per case, the ratio this build / baseline of each run's pair ` +
+      `(loaded back to back, the order swapped every run); median [lowest–highest].\n`,
+  )
+  const rows = [['case', 'req/s', 'baseline req/s', 'req/s ratio', 'CPU ms/req', 'baseline CPU ms/req', 'CPU ratio']]
+  const pairRatios = (site: Measurement[], baseline: Measurement[], key: keyof Measurement) =>
+    site.map((m, i) => m[key] / Math.max(Number.EPSILON, baseline[i]?.[key] ?? 0))
+  const spread = (ratios: number[]) => `${median(ratios).toFixed(3)} [${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}]`
+  for (const benchCase of cases) {
+    const entry = results.get(benchCase.name)
+    if (!entry || entry.baseline.length === 0) continue
+    const [site, baseline] = [summarize(entry.site), summarize(entry.baseline)]
+    rows.push([
+      benchCase.name,
+      site.requestsPerSecond.toFixed(0),
+      baseline.requestsPerSecond.toFixed(0),
+      spread(pairRatios(entry.site, entry.baseline, 'requestsPerSecond')),
+      site.cpuMsPerRequest.toFixed(3),
+      baseline.cpuMsPerRequest.toFixed(3),
+      spread(pairRatios(entry.site, entry.baseline, 'cpuMsPerRequest')),
+    ])
+  }
+  printTable(rows)
+  const left = cases.filter((c) => !comparable.has(c.name)).map((c) => c.name)
+  if (left.length > 0) console.log(`Not compared (the baseline answers them otherwise, or they need a store it is not given): ${left.join(', ')}.`)
+}
+
+function printTable(rows: string[][]): void {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? []
+  const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`
+  console.log(line(rows[0] ?? []))
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`)
+  for (const row of rows.slice(1)) console.log(line(row))
+}
+
+function printReport(cases: BenchCase[], results: Map<string, CaseRuns>): void {
   const cpu = cpus()[0]?.model ?? 'unknown CPU'
   console.log(
     `\n${new Date().toISOString().slice(0, 10)} · ${cpus().length} × ${cpu} · ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.versions.node}`,
@@ -422,11 +509,7 @@ function printReport(cases: BenchCase[], results: Map<string, { site: Measuremen
       String(bare.errors),
     ])
   }
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? []
-  const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`
-  console.log(line(rows[0] ?? []))
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`)
-  for (const row of rows.slice(1)) console.log(line(row))
+  printTable(rows)
   for (const benchCase of cases.filter((c) => c.store === 'upstash')) {
     const entry = results.get(benchCase.name)
     if (!entry) continue

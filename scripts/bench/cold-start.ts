@@ -23,6 +23,7 @@ import { freePort } from '../../harness/site-server.ts'
 import { benchCases, READ_TOOL } from './cases.ts'
 import { BUILD_SOURCES, buildCopy, copyForBuild } from '../../harness/project-build.ts'
 import { runVercelFunction, VercelOutput } from '../../harness/vercel-output.ts'
+import { median } from './median.ts'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const workDir = path.join(projectRoot, 'tests', '.artifacts', 'cold-start')
@@ -142,11 +143,6 @@ async function timeNpmStart(dir: string): Promise<{ ms: number; cpuMs: number }>
     if (child.exitCode === null) child.kill('SIGKILL')
     if (child.exitCode === null) await exited
   }
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? 0
 }
 
 export async function benchColdStart(runs: number): Promise<void> {
