@@ -264,8 +264,7 @@ function signCases(cases: BenchCase[], directory: LoopbackDirectory): LoadCase[]
  * The verdicts (`agent_signature`) of the access-log lines a site writes, counted as they come: a signed
  * case's answers must all be logged `verified`, or its numbers would measure another path.
  */
-function countVerdicts(site: RunningSite): Map<string, number> {
-  const counts = new Map<string, number>()
+function countVerdicts(site: RunningSite, counts: Map<string, number>): void {
   let partial = ''
   site.process.stdout?.on('data', (chunk: Buffer) => {
     const text = partial + chunk.toString()
@@ -273,7 +272,6 @@ function countVerdicts(site: RunningSite): Map<string, number> {
     partial = text.slice(end)
     for (const [, verdict = ''] of text.slice(0, end).matchAll(/"agent_signature":"(\w+)"/g)) counts.set(verdict, (counts.get(verdict) ?? 0) + 1)
   })
-  return counts
 }
 
 /** What the access log said of one run of a signed case: verified lines, and lines that said anything else. */
@@ -305,15 +303,22 @@ async function benchLoad(selected: BenchCase[]): Promise<void> {
   try {
     // The contact form's leads go to an SQLite file of this run, not to the test build's own.
     const signatures: Record<string, string> = directory ? { AGENT_SIGNATURE_DIRECTORIES: directory.origin } : {}
-    sites.memory = await startSite({ TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: leadsDatabase, ...signatures }, { server: SERVER })
-    const baselineSite = baseline
-      ? await startSite(
-          { TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: baselineLeadsDatabase, ...signatures },
-          { server: SERVER, dir: baseline.dir },
-        )
-      : undefined
-    if (baselineSite) sites.baseline = baselineSite
-    const verdicts = countVerdicts(sites.memory)
+    const verdicts = new Map<string, number>()
+    const startMemorySite = async () => {
+      const site = await startSite({ TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: leadsDatabase, ...signatures }, { server: SERVER })
+      countVerdicts(site, verdicts)
+      return site
+    }
+    // The baseline's lines are read and counted alike (not reported): this process shares the cores it
+    // measures on, and reading one site's log but not the other's read 0.94–0.96 for a build against itself.
+    const baselineVerdicts = new Map<string, number>()
+    const startBaselineSite = async (dir: string) => {
+      const site = await startSite({ TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: baselineLeadsDatabase, ...signatures }, { server: SERVER, dir })
+      countVerdicts(site, baselineVerdicts)
+      return site
+    }
+    sites.memory = await startMemorySite()
+    if (baseline) sites.baseline = await startBaselineSite(baseline.dir)
     const signedRuns = new Map<string, SignedRun[]>()
     if (cases.some((c) => c.store === 'upstash')) {
       const { startUpstashStack } = await import('./bench/upstash.ts')
@@ -325,22 +330,47 @@ async function benchLoad(selected: BenchCase[]): Promise<void> {
     for (const benchCase of cases) recordings.push(await recordAnswer(sites[benchCase.store] as RunningSite, benchCase))
     // The baseline runs in-process stores only; a case it does not answer right (one it predates) is left out of the comparison.
     const comparable = new Set<string>()
-    if (baselineSite) {
-      for (const benchCase of cases) if (benchCase.store === 'memory' && (await answersRight(baselineSite, benchCase))) comparable.add(benchCase.name)
+    if (sites.baseline) {
+      for (const benchCase of cases)
+        if (benchCase.store === 'memory' && (await answersRight(sites.baseline, benchCase))) comparable.add(benchCase.name)
     }
     // The signed case's first request started the directory fetch; the runs measure a key already held.
-    if (directory) await waitForDirectoryFetch(directory)
+    if (directory) await waitForDirectoryFetch(directory, 0)
     const recordingsFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-')), 'answers.json')
     writeFileSync(recordingsFile, JSON.stringify(recordings))
     const bareServer = await startBare(recordingsFile)
     bare.push(bareServer)
 
     const results = new Map<string, CaseRuns>()
+    const restartCompared = async (run: number) => {
+      if (!baseline) return
+      const fetches = directory?.requests ?? 0
+      await Promise.all([sites.memory?.stop(), sites.baseline?.stop()])
+      // The build started first alternates too.
+      if (run % 2 === 1) {
+        sites.memory = await startMemorySite()
+        sites.baseline = await startBaselineSite(baseline.dir)
+      } else {
+        sites.baseline = await startBaselineSite(baseline.dir)
+        sites.memory = await startMemorySite()
+      }
+      // One request of each case to each: a signed one starts the new processes' directory fetch.
+      for (const benchCase of cases.filter((c) => c.store === 'memory')) {
+        await recordAnswer(sites.memory, benchCase)
+        if (comparable.has(benchCase.name)) await answersRight(sites.baseline, benchCase)
+      }
+      if (directory) await waitForDirectoryFetch(directory, fetches)
+    }
     for (let run = 1; run <= RUNS; run++) {
+      // Against a baseline, both builds start afresh for every run, in turns: one process of a build can
+      // serve several percent faster or slower than another of the same build for its whole life (the
+      // same build against itself read 0.935 on one pair of processes), which would pass for a
+      // difference between the builds.
+      if (baseline && run > 1) await restartCompared(run)
       for (const benchCase of cases) {
         const site = sites[benchCase.store] as RunningSite
         const entry = results.get(benchCase.name) ?? { site: [], bare: [], baseline: [] }
-        const againstBaseline = baselineSite && comparable.has(benchCase.name) ? baselineSite : undefined
+        const againstBaseline = sites.baseline && comparable.has(benchCase.name) ? sites.baseline : undefined
         // Odd runs load the baseline after the site, even runs before it.
         const loadBaseline = async () => {
           if (!againstBaseline) return
@@ -379,9 +409,10 @@ async function benchLoad(selected: BenchCase[]): Promise<void> {
   }
 }
 
-async function waitForDirectoryFetch(directory: LoopbackDirectory): Promise<void> {
+/** Waits until the directory has answered more than `before` requests (a site started since fetched it). */
+async function waitForDirectoryFetch(directory: LoopbackDirectory, before: number): Promise<void> {
   const deadline = Date.now() + 10_000
-  while (directory.requests === 0) {
+  while (directory.requests <= before) {
     if (Date.now() > deadline) throw new Error('the site never fetched the bench key directory')
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
@@ -453,6 +484,15 @@ function printBaselineComparison(commit: string, cases: BenchCase[], comparable:
     ])
   }
   printTable(rows)
+  // Each run's pairs in the order they ran: a process that is slow for its whole life shows as one run in every case.
+  console.log('\nreq/s ratio of each run (CPU ratio):')
+  for (const benchCase of cases) {
+    const entry = results.get(benchCase.name)
+    if (!entry || entry.baseline.length === 0) continue
+    const rates = pairRatios(entry.site, entry.baseline, 'requestsPerSecond')
+    const cpu = pairRatios(entry.site, entry.baseline, 'cpuMsPerRequest')
+    console.log(`  ${benchCase.name}: ${rates.map((rate, i) => `${rate.toFixed(3)} (${(cpu[i] ?? 0).toFixed(3)})`).join(', ')}`)
+  }
   const left = cases.filter((c) => !comparable.has(c.name)).map((c) => c.name)
   if (left.length > 0) console.log(`Not compared (the baseline answers them otherwise, or they need a store it is not given): ${left.join(', ')}.`)
 }
