@@ -15,9 +15,10 @@
  *   BENCH_SERVER (`npm-start`, or `next-start` to measure Next itself serving the same build, proxy.ts included),
  *   BENCH_BASELINE (a commit to measure against in the same run, scripts/bench/baseline.ts)
  *
- * With BENCH_BASELINE, each run loads the working tree's build and the baseline's build in turn (the
- * order swapped every run), then the bare server, and a second table compares the two builds run by
- * run: the ratio of each pair, so that the machine's drift between runs cancels out.
+ * With BENCH_BASELINE, each run starts the working tree's build and the baseline's afresh, loads them
+ * back to back (the order swapped every run), then the bare server, and a second table compares the
+ * two builds run by run: the ratio of each pair, so that neither the machine's drift between runs nor
+ * one process's lasting luck reads as a difference between the builds.
  *
  * contact-form-post stores a new lead per request in an SQLite file of its own (the form's 303 is its
  * right answer), and the report counts the leads in the file against the 303 answers.
