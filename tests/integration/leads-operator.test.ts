@@ -108,15 +108,18 @@ describe('npm run leads', () => {
   let config: SiteConfig
   let store: LeadArchive
   let ids: { plain: string; spam: string; old: string; escapes: string }
+  // An hour ago in whole seconds: recent enough to be retried (a lead is given up three days after it
+  // came), and the times the CLI prints are this lead's, whatever the day the tests run.
+  const receivedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60 * 60_000)
+  const spamReceivedAt = new Date(receivedAt.getTime() + 1_000)
 
   beforeAll(async () => {
     config = parseConfig(envFor(databasePath))
     store = openLeadStore(config) as LeadArchive
-    const receivedAt = new Date('2026-11-26T08:00:00.000Z')
     ids = {
       old: (await store.save(lead('old@example.com', new Date(Date.now() - 181 * DAY)))).id,
       plain: (await store.save(lead('bobby@example.com', receivedAt, null, {}, CAMPAIGN))).id,
-      spam: (await store.save(lead('bot@example.com', new Date(receivedAt.getTime() + 1_000), 'too-fast'))).id,
+      spam: (await store.save(lead('bot@example.com', spamReceivedAt, 'too-fast'))).id,
       // Written straight to the store, as a lead of an older version or another writer could be: the form refuses these.
       escapes: (
         await store.save(
@@ -140,13 +143,13 @@ describe('npm run leads', () => {
     expect(listed.map((entry) => entry.id)).toEqual([ids.old, ids.plain, ids.spam, ids.escapes])
     expect(listed[1]).toEqual({
       id: ids.plain,
-      receivedAt: '2026-11-26T08:00:00.000Z',
+      receivedAt: receivedAt.toISOString(),
       sourcePage: '/contact',
       spamReason: null,
       addressHash: 'sha256:operator',
       ...FIELDS,
       attribution: CAMPAIGN,
-      deliveries: { webhook: { state: 'pending', attempts: 0, nextAttemptAt: '2026-11-26T08:00:00.000Z', lastOutcome: null, deliveredAt: null } },
+      deliveries: { webhook: { state: 'pending', attempts: 0, nextAttemptAt: receivedAt.toISOString(), lastOutcome: null, deliveredAt: null } },
     })
     expect(listed[2]).toMatchObject({ id: ids.spam, spamReason: 'too-fast', deliveries: {} })
     // Still the same values once parsed: only the text on the terminal is escaped.
@@ -157,7 +160,7 @@ describe('npm run leads', () => {
   it('list prints one line per lead (suspected spam aside) and the counts; exit 0', async () => {
     const run = await leadsCli(['list'], envFor(databasePath))
     expect(run.status).toBe(0)
-    expect(run.stdout).toContain(`${ids.plain}  2026-11-26T08:00:00.000Z  ${FIELDS.name} <bobby@example.com>`)
+    expect(run.stdout).toContain(`${ids.plain}  ${receivedAt.toISOString()}  ${FIELDS.name} <bobby@example.com>`)
     expect(run.stdout).toContain('\n    from: campaign spring-2027 (newsletter / email) · landed on /pricing · referred by https://news.example\n')
     expect(run.stdout).not.toContain(ids.spam)
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('3 leads (sqlite store; 1 suspected spam: npm run leads -- list --spam)')
@@ -173,7 +176,7 @@ describe('npm run leads', () => {
     const run = await leadsCli(['list', '--spam'], envFor(databasePath))
     expect(run.status).toBe(0)
     expect(run.stdout).toBe(
-      `${ids.spam}  2026-11-26T08:00:01.000Z  ${FIELDS.name} <bot@example.com>, @SUM(1+1)*cmd|" /C calc"!A0, 1-10, security` +
+      `${ids.spam}  ${spamReceivedAt.toISOString()}  ${FIELDS.name} <bot@example.com>, @SUM(1+1)*cmd|" /C calc"!A0, 1-10, security` +
         `  [suspected spam: too-fast; npm run leads -- release ${ids.spam} delivers it]\n1 suspected spam lead (sqlite store)\n`,
     )
   })
@@ -186,7 +189,7 @@ describe('npm run leads', () => {
     expect(rows[0]?.slice(0, 4)).toEqual(['id', 'received_at', 'name', 'email'])
     expect(rows[2]).toEqual([
       ids.plain,
-      '2026-11-26T08:00:00.000Z',
+      receivedAt.toISOString(),
       FIELDS.name,
       'bobby@example.com',
       `'${FIELDS.company}`,

@@ -96,7 +96,8 @@ describe.each(stores)('the %s store', (_name, configOf) => {
   })
 
   it('keeps quotes, HTML, emoji, right-to-left text and a 10 KB message exactly, with the time, page, address hash and where it came from', async () => {
-    const receivedAt = new Date('2026-11-26T09:00:00.123Z')
+    // Recent (older leads are purged), with milliseconds, which the stores keep.
+    const receivedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60 * 60_000 + 123)
     const attribution = {
       utmSource: 'newsletter',
       utmMedium: 'email',
