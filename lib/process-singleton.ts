@@ -3,7 +3,11 @@
  * route bundle, and the custom server imports lib natively beside them. State that must be shared
  * (quota buckets, the rollout state and its timer, the Redis client) lives on `globalThis`.
  */
+/** The instances this copy of the module has handed out, by name: a hot path (the quota, telemetry) asks on every request. */
+const handedOut = new Map<string, unknown>()
+
 export function processSingleton<T>(name: string, create: () => T): T {
+  if (handedOut.has(name)) return handedOut.get(name) as T
   const key = Symbol.for(`cadence.process-singleton.${name}`)
   const slots = globalThis as unknown as Record<symbol, T | undefined>
   let value = slots[key]
@@ -11,5 +15,6 @@ export function processSingleton<T>(name: string, create: () => T): T {
     value = create()
     slots[key] = value
   }
+  handedOut.set(name, value)
   return value
 }

@@ -27,14 +27,29 @@ export function prepareJson(value: unknown): PreparedBody {
   return prepareBody(JSON.stringify(value))
 }
 
+/** Header lists as combined fields, each list once: an answer's first list is a constant (API_HEADERS), copied per answer. */
+const combinedLists = new WeakMap<HeaderList, ReadonlyMap<string, string>>()
+
+function combinedOnce(list: HeaderList): ReadonlyMap<string, string> {
+  let fields = combinedLists.get(list)
+  if (!fields) {
+    const combined = new Map<string, string>()
+    for (const [name, value] of list) combineField(combined, name, value)
+    fields = combined
+    combinedLists.set(list, fields)
+  }
+  return fields
+}
+
 export function respond(
   request: AgentRequest,
   status: number,
   body: (Pick<EncodableBody, 'bytes'> & Partial<Pick<EncodableBody, 'compressible' | 'encoded'>>) | null,
   contentType: string | null,
+  first: HeaderList,
   ...headerLists: HeaderList[]
 ): HttpAnswer {
-  const headers = new Map<string, string>()
+  const headers = new Map(combinedOnce(first))
   for (const list of headerLists) for (const [name, value] of list) combineField(headers, name, value)
   let bytes = body?.bytes ?? null
   if (body) {
