@@ -343,16 +343,15 @@ async function benchLoad(selected: BenchCase[]): Promise<void> {
     bare.push(bareServer)
 
     const results = new Map<string, CaseRuns>()
-    const restartCompared = async (run: number) => {
-      if (!baseline) return
+    const restartCompared = async (run: number, baselineDir: string) => {
       const fetches = directory?.requests ?? 0
       await Promise.all([sites.memory?.stop(), sites.baseline?.stop()])
       // The build started first alternates too.
       if (run % 2 === 1) {
         sites.memory = await startMemorySite()
-        sites.baseline = await startBaselineSite(baseline.dir)
+        sites.baseline = await startBaselineSite(baselineDir)
       } else {
-        sites.baseline = await startBaselineSite(baseline.dir)
+        sites.baseline = await startBaselineSite(baselineDir)
         sites.memory = await startMemorySite()
       }
       // One request of each case to each: a signed one starts the new processes' directory fetch.
@@ -367,7 +366,7 @@ async function benchLoad(selected: BenchCase[]): Promise<void> {
       // serve several percent faster or slower than another of the same build for its whole life (the
       // same build against itself read 0.935 on one pair of processes), which would pass for a
       // difference between the builds.
-      if (baseline && run > 1) await restartCompared(run)
+      if (baseline && run > 1) await restartCompared(run, baseline.dir)
       for (const benchCase of cases) {
         const site = sites[benchCase.store] as RunningSite
         const entry = results.get(benchCase.name) ?? { site: [], bare: [], baseline: [] }
@@ -470,30 +469,27 @@ function printBaselineComparison(commit: string, cases: BenchCase[], comparable:
   const pairRatios = (site: Measurement[], baseline: Measurement[], key: keyof Measurement) =>
     site.map((m, i) => m[key] / Math.max(Number.EPSILON, baseline[i]?.[key] ?? 0))
   const spread = (ratios: number[]) => `${median(ratios).toFixed(3)} [${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}]`
+  // Each run's pairs in the order they ran: a process that is slow for its whole life shows as one run in every case.
+  const eachRun: string[] = []
   for (const benchCase of cases) {
     const entry = results.get(benchCase.name)
     if (!entry || entry.baseline.length === 0) continue
     const [site, baseline] = [summarize(entry.site), summarize(entry.baseline)]
+    const rates = pairRatios(entry.site, entry.baseline, 'requestsPerSecond')
+    const cpu = pairRatios(entry.site, entry.baseline, 'cpuMsPerRequest')
     rows.push([
       benchCase.name,
       site.requestsPerSecond.toFixed(0),
       baseline.requestsPerSecond.toFixed(0),
-      spread(pairRatios(entry.site, entry.baseline, 'requestsPerSecond')),
+      spread(rates),
       site.cpuMsPerRequest.toFixed(3),
       baseline.cpuMsPerRequest.toFixed(3),
-      spread(pairRatios(entry.site, entry.baseline, 'cpuMsPerRequest')),
+      spread(cpu),
     ])
+    eachRun.push(`  ${benchCase.name}: ${rates.map((rate, i) => `${rate.toFixed(3)} (${(cpu[i] ?? 0).toFixed(3)})`).join(', ')}`)
   }
   printTable(rows)
-  // Each run's pairs in the order they ran: a process that is slow for its whole life shows as one run in every case.
-  console.log('\nreq/s ratio of each run (CPU ratio):')
-  for (const benchCase of cases) {
-    const entry = results.get(benchCase.name)
-    if (!entry || entry.baseline.length === 0) continue
-    const rates = pairRatios(entry.site, entry.baseline, 'requestsPerSecond')
-    const cpu = pairRatios(entry.site, entry.baseline, 'cpuMsPerRequest')
-    console.log(`  ${benchCase.name}: ${rates.map((rate, i) => `${rate.toFixed(3)} (${(cpu[i] ?? 0).toFixed(3)})`).join(', ')}`)
-  }
+  console.log(['\nreq/s ratio of each run (CPU ratio):', ...eachRun].join('\n'))
   const left = cases.filter((c) => !comparable.has(c.name)).map((c) => c.name)
   if (left.length > 0) console.log(`Not compared (the baseline answers them otherwise, or they need a store it is not given): ${left.join(', ')}.`)
 }
