@@ -9,7 +9,7 @@ import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } fr
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory'
+const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory'
 
 export interface AgentKey {
   privateKey: KeyObject

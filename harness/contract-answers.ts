@@ -23,11 +23,11 @@ export interface Answer {
   body: string
 }
 
-export const RATE_LIMIT_POLICY = '"public-agent-rest";q=120;w=60;burst=30'
+const RATE_LIMIT_POLICY = '"public-agent-rest";q=120;w=60;burst=30'
 const STACK_TRACE = /\n\s+at [\w$.<>[\] ]+ \(|node:internal|webpack-internal|\.next\/server|\/node_modules\//
 
 /** Traces of server internals that no answer may carry. */
-export function leakProblems(answer: Answer): string[] {
+function leakProblems(answer: Answer): string[] {
   return STACK_TRACE.test(answer.body) ? [`the body shows server internals: ${answer.body.slice(0, 200)}`] : []
 }
 
@@ -36,7 +36,7 @@ export function leakProblems(answer: Answer): string[] {
  * Reset = ceil((150 − Remaining) / 2), no Retry-After); `refused`: the exact 429 values at 2 tokens/s;
  * `none`: the answer spent nothing (preflight, disabled, refused before admission) and shows none.
  */
-export function quotaHeaderProblems(headers: Answer['headers'], state: 'spent' | 'refused' | 'none'): string[] {
+function quotaHeaderProblems(headers: Answer['headers'], state: 'spent' | 'refused' | 'none'): string[] {
   const problems: string[] = []
   const expectHeader = (name: string, value: string | undefined) => {
     if (headers[name] !== value) problems.push(`${name}: expected ${value ?? '(absent)'}, got ${headers[name] ?? '(absent)'}`)
@@ -108,7 +108,7 @@ const CONTRACT_OPERATIONS: Readonly<Record<string, z.ZodType>> = {
 /** `GET /api/agent/v1/resources/{resourceId}`: one path segment; an id the catalog does not list is 404 agent_resource_not_found. */
 const RESOURCE_ID_PATH = /^\/api\/agent\/v1\/resources\/([^/]+)$/
 
-export type RestRoute =
+type RestRoute =
   | { kind: 'preflight' }
   | { kind: 'operation'; pathname: string; schema: z.ZodType; resourceId?: string }
   | { kind: 'problem'; code: 'agent_endpoint_not_found' | 'agent_resource_not_found' | 'method_not_allowed'; pathname: string }
@@ -128,7 +128,7 @@ function safeDecode(segment: string): string | null {
  * `resources/{id}` path is `agent_resource_not_found` (405 for other methods); any other path is
  * `agent_endpoint_not_found` whatever the method.
  */
-export function restRoute(rawTarget: string, method: string, headers: Record<string, string | undefined> = {}): RestRoute {
+function restRoute(rawTarget: string, method: string, headers: Record<string, string | undefined> = {}): RestRoute {
   if (method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) return { kind: 'preflight' }
   const pathname = new URL(rawTarget, 'http://127.0.0.1').pathname
   const read = method === 'GET' || method === 'HEAD'
@@ -235,7 +235,7 @@ export function restAnswerProblems(request: RestRequest, answer: Answer): string
 // MCP
 
 /** JSON-RPC error codes each HTTP status of POST /mcp may carry (decisions.md, developers.md). */
-export const MCP_ERROR_CODES_BY_STATUS: Record<number, readonly number[]> = {
+const MCP_ERROR_CODES_BY_STATUS: Record<number, readonly number[]> = {
   200: [-32601, -32602],
   400: [-32700, -32600, -32020, -32602, -32022],
   403: [-32600],
@@ -246,7 +246,7 @@ export const MCP_ERROR_CODES_BY_STATUS: Record<number, readonly number[]> = {
   429: [-31429],
   503: [-31503],
 }
-export const MCP_STATUSES = [
+const MCP_STATUSES = [
   200,
   202,
   ...Object.keys(MCP_ERROR_CODES_BY_STATUS)
@@ -268,7 +268,7 @@ type JsonObject = Record<string, unknown>
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The `id` of a request body the server can echo: a string or a safe integer of a single message. */
-export function readableRequestId(body: unknown): string | number | null {
+function readableRequestId(body: unknown): string | number | null {
   if (!isObject(body)) return null
   const id = body.id
   return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null
@@ -364,7 +364,7 @@ export function mcpAnswerProblems(facts: McpRequestFacts, answer: Answer): strin
  * resource's Markdown, a tool's structured result or, for an id the catalog does not list, a tool
  * error), the version `initialize` negotiates, one result per request of a legacy batch.
  */
-export function mcpPayloadProblems(requestBody: unknown, payload: unknown): string[] {
+function mcpPayloadProblems(requestBody: unknown, payload: unknown): string[] {
   if (Array.isArray(requestBody)) {
     const requests = requestBody.filter((message) => isObject(message) && 'id' in message)
     return Array.isArray(payload) && payload.length === requests.length && payload.every((message) => isObject(message) && isObject(message.result))
@@ -449,7 +449,7 @@ export const CONTRACT_PROBLEM_CODES = [
  * A document's answer: 200 with its media type (problem pages: Markdown) and a body (none for HEAD),
  * never spending the agent quota; 304 without a body to a matching If-None-Match.
  */
-export function documentAnswerProblems(request: { method: string; path: string; conditional?: boolean }, answer: Answer): string[] {
+function documentAnswerProblems(request: { method: string; path: string; conditional?: boolean }, answer: Answer): string[] {
   if (request.conditional) return answer.status === 304 && answer.body === '' ? [] : [`a matching If-None-Match got ${answer.status}`]
   if (answer.status !== 200) return [`expected 200, got ${answer.status}`]
   const problems: string[] = []
@@ -463,7 +463,7 @@ export function documentAnswerProblems(request: { method: string; path: string; 
 }
 
 /** The homepage: varies by Accept, names its relations in Link, HTML or its Markdown twin as Accept prefers; 304 to a matching If-None-Match. */
-export function homepageAnswerProblems(request: { markdown: boolean; accept: string; conditional?: boolean }, answer: Answer): string[] {
+function homepageAnswerProblems(request: { markdown: boolean; accept: string; conditional?: boolean }, answer: Answer): string[] {
   const problems: string[] = []
   if (!/\baccept\b/i.test(answer.headers.vary ?? '')) problems.push(`Vary without Accept: ${answer.headers.vary}`)
   if (!(answer.headers.link ?? '').includes('rel="service-desc"')) problems.push('no Link relations')
@@ -476,7 +476,7 @@ export function homepageAnswerProblems(request: { markdown: boolean; accept: str
 }
 
 /** A page asked for as HTML: `status` (200 for a page of the site, 404 for any other path) and HTML either way. */
-export function pageAnswerProblems(status: 200 | 404, answer: Answer): string[] {
+function pageAnswerProblems(status: 200 | 404, answer: Answer): string[] {
   if (answer.status !== status) return [`expected ${status}, got ${answer.status}`]
   return (answer.headers['content-type'] ?? '').startsWith('text/html') ? [] : [`Content-Type ${answer.headers['content-type']}`]
 }

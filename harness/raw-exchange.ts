@@ -99,7 +99,7 @@ export interface RawPlan {
 }
 
 /** Whether the server's end of a loopback connection (server port → client port) is still ESTABLISHED (Linux). */
-export function serverSideEstablished(serverPort: number, clientPort: number): boolean {
+function serverSideEstablished(serverPort: number, clientPort: number): boolean {
   const hex = (port: number) => `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`
   try {
     const fields = readFileSync('/proc/net/tcp', 'utf8')

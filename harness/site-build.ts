@@ -47,7 +47,7 @@ export const SITE_BUILDS = {
 export type SiteBuildName = keyof typeof SITE_BUILDS
 
 /** The site's settings (lib/env.ts) but the listen address: from the developer's shell or `.env` they would change the site under test. */
-export const ISOLATED_VARIABLES: readonly string[] = SETTING_VARIABLES.filter((name) => name !== 'HOST' && name !== 'PORT')
+const ISOLATED_VARIABLES: readonly string[] = SETTING_VARIABLES.filter((name) => name !== 'HOST' && name !== 'PORT')
 
 /**
  * Every isolated variable set to empty: an empty value counts as unset (lib/env.ts), and Next's `.env`
@@ -70,7 +70,7 @@ export function envWithoutSiteVariables(): NodeJS.ProcessEnv {
   return env
 }
 
-export function siteBuildDir(name: SiteBuildName): string {
+function siteBuildDir(name: SiteBuildName): string {
   return path.join(projectRoot, 'tests', '.artifacts', 'sites', name)
 }
 

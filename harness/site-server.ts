@@ -39,7 +39,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** The Node flags `npm start` runs the server with (`root`'s package.json), so tests and benchmarks run it alike. */
-export function startScriptNodeFlags(root = projectRoot): string[] {
+function startScriptNodeFlags(root = projectRoot): string[] {
   const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
   const match = /^node((?: --[\w=.-]+)*) scripts\/start\.ts$/.exec(scripts.start ?? '')
   if (!match) throw new Error(`package.json "start" must be "node [--flags] scripts/start.ts", got ${JSON.stringify(scripts.start)}`)

@@ -18,12 +18,12 @@ export interface SystemPackage {
   command?: string
 }
 
-export const TEST_PACKAGES: readonly SystemPackage[] = [
+const TEST_PACKAGES: readonly SystemPackage[] = [
   { name: 'chromium', paths: [CHROMIUM_PATH] },
   { name: 'redis-server', paths: REDIS_SERVER_PATHS, command: 'redis-server' },
 ]
 
-export interface CommandResult {
+interface CommandResult {
   ok: boolean
   /** What went wrong, in a few words (the exit status or the spawn error). */
   reason: string
@@ -45,16 +45,16 @@ export type SetupOutcome =
   /** `message` is the one line to print; the caller exits non-zero. */
   | { status: 'missing'; missing: string[]; message: string }
 
-export function isInstalled(host: SetupHost, pkg: SystemPackage): boolean {
+function isInstalled(host: SetupHost, pkg: SystemPackage): boolean {
   return pkg.paths.some((path) => host.exists(path)) || (pkg.command !== undefined && host.exists(pkg.command))
 }
 
-export function missingPackages(host: SetupHost, packages: readonly SystemPackage[] = TEST_PACKAGES): string[] {
+function missingPackages(host: SetupHost, packages: readonly SystemPackage[] = TEST_PACKAGES): string[] {
   return packages.filter((pkg) => !isInstalled(host, pkg)).map((pkg) => pkg.name)
 }
 
 /** The command a person runs to install the packages (as root, without sudo): what this set-up would have run. */
-export function installCommand(missing: readonly string[], asRoot = false): string {
+function installCommand(missing: readonly string[], asRoot = false): string {
   const sudo = asRoot ? '' : 'sudo '
   return `${sudo}apt-get update && ${sudo}apt-get install -y ${missing.join(' ')}`
 }

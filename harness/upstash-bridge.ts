@@ -25,7 +25,7 @@ export interface UpstashBridge {
 /** Script flags Redis 7.0 understands; any other flag is dropped from the shebang. */
 const KNOWN_SCRIPT_FLAGS = new Set(['no-writes', 'allow-oom', 'allow-stale', 'no-cluster', 'allow-cross-slot-keys'])
 
-export function stripUnknownScriptFlags(script: string): string {
+function stripUnknownScriptFlags(script: string): string {
   const match = /^#!lua(?:[ \t]+flags=([^\n]*))?/.exec(script)
   if (!match || match[1] === undefined) return script
   const kept = match[1]

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Site } from './site.ts'
 
-export const BUILD_RECORD_FILE = 'cadence-build.json'
+const BUILD_RECORD_FILE = 'cadence-build.json'
 
 export interface BuildRecord {
   /** Each published setting, by a label naming the variable that sets it. */

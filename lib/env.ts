@@ -111,7 +111,7 @@ function isLoopbackOrigin(origin: string): boolean {
  * The signers trusted when AGENT_SIGNATURE_DIRECTORIES is unset: the public signers of Web Bot Auth known
  * when this was written, each with where it is stated (docs/observability.md#verified-agents).
  */
-export const DEFAULT_AGENT_SIGNATURE_DIRECTORIES: readonly string[] = [
+const DEFAULT_AGENT_SIGNATURE_DIRECTORIES: readonly string[] = [
   // OpenAI's ChatGPT agent sends `Signature-Agent: "https://chatgpt.com"`; its keys are at
   // https://chatgpt.com/.well-known/http-message-signatures-directory.
   'https://chatgpt.com',
@@ -244,7 +244,7 @@ export const SETTING_VARIABLES = Object.keys(SETTINGS) as ReadonlyArray<keyof ty
 /** Each setting's value, undefined when unset. */
 type Settings = { [Name in keyof typeof SETTINGS]: (typeof SETTINGS)[Name] extends Setting<infer T> ? T | undefined : never }
 
-export type DeploymentKind = 'local' | 'preview' | 'production'
+type DeploymentKind = 'local' | 'preview' | 'production'
 
 export interface SiteConfig {
   host: string
@@ -287,7 +287,7 @@ export interface SiteConfig {
   cronSecret: string | undefined
 }
 
-export interface EditorGitHubSettings {
+interface EditorGitHubSettings {
   clientId: string
   clientSecret: string
   secret: string
@@ -300,7 +300,7 @@ export interface EditorGitHubSettings {
  * else an SQLite file on the server's disk; on Vercel without Upstash nowhere (a function's disk does
  * not last), and the contact form is not offered.
  */
-export type LeadStoreSetting = { kind: 'upstash' } | { kind: 'sqlite'; path: string } | null
+type LeadStoreSetting = { kind: 'upstash' } | { kind: 'sqlite'; path: string } | null
 
 export interface LeadSettings {
   store: LeadStoreSetting
@@ -317,10 +317,10 @@ export interface LeadSettings {
 }
 
 /** The SQLite file when LEADS_DATABASE_PATH is unset: in the project directory, outside the build output. */
-export const DEFAULT_LEADS_DATABASE_PATH = '.data/leads.sqlite'
-export const DEFAULT_LEADS_RETENTION_DAYS = 180
+const DEFAULT_LEADS_DATABASE_PATH = '.data/leads.sqlite'
+const DEFAULT_LEADS_RETENTION_DAYS = 180
 /** A sales channel reads every lead: twenty a minute is already a flood; Slack's incoming webhooks take one a second. */
-export const DEFAULT_LEADS_DELIVERIES_PER_MINUTE = 20
+const DEFAULT_LEADS_DELIVERIES_PER_MINUTE = 20
 
 /** One wrong setting: the variable and what was expected of it (never the value of a secret). */
 export interface ConfigIssue {
@@ -480,7 +480,7 @@ export interface TelemetryExport {
 }
 
 /** The OpenTelemetry variables this module reads (their presence and the export interval; the SDK reads the rest). */
-export const TELEMETRY_VARIABLES = [
+const TELEMETRY_VARIABLES = [
   'OTEL_SDK_DISABLED',
   'OTEL_EXPORTER_OTLP_ENDPOINT',
   'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',

@@ -22,7 +22,7 @@ import {
 } from './message-signature.ts'
 
 export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory'
-export const DIRECTORY_MEDIA_TYPE = 'application/http-message-signatures-directory+json'
+const DIRECTORY_MEDIA_TYPE = 'application/http-message-signatures-directory+json'
 const DIRECTORY_TAG = 'http-message-signatures-directory'
 
 /** Bounds of one fetch and of what is kept. */
@@ -43,7 +43,7 @@ export const DIRECTORY_LIMITS = {
 } as const
 
 /** A key of a directory, as kept in the shared store: its thumbprint and public `x`. */
-export interface StoredKey {
+interface StoredKey {
   kid: string
   x: string
 }
@@ -199,7 +199,7 @@ async function readBounded(response: Response, maxBytes: number): Promise<Buffer
 }
 
 /** The Ed25519 keys of a JWK set by thumbprint; a `kid`, when given, must be that thumbprint. */
-export function directoryKeys(body: Buffer): Map<string, { x: string; key: KeyObject }> {
+function directoryKeys(body: Buffer): Map<string, { x: string; key: KeyObject }> {
   let parsed: unknown
   try {
     parsed = JSON.parse(body.toString('utf8'))
@@ -227,7 +227,7 @@ export function directoryKeys(body: Buffer): Map<string, { x: string; key: KeyOb
  * `"@authority";req`, created not in the future and not expired; `content-digest`, when covered,
  * must match the body.
  */
-export function provenKeys(
+function provenKeys(
   origin: string,
   headers: Headers,
   body: Buffer,

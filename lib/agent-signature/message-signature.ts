@@ -26,9 +26,9 @@ export class MalformedSignature extends Error {
 }
 
 /** Field values longer than this are refused unparsed: a signature set is a few hundred bytes. */
-export const MAX_SIGNATURE_FIELD_LENGTH = 8192
+const MAX_SIGNATURE_FIELD_LENGTH = 8192
 /** Members of one `Signature-Input` looked at; past these the set is refused (each costs a verification). */
-export const MAX_SIGNATURES = 4
+const MAX_SIGNATURES = 4
 /** Components one signature may cover. */
 const MAX_COMPONENTS = 16
 const ED25519_SIGNATURE_BYTES = 64

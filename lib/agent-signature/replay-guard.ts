@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto'
 /** Claims a replay key in the shared store until `expiresAt` (epoch ms): true when it was new there. */
 export type SharedClaim = (key: string, expiresAt: number) => Promise<boolean>
 
-export const MAX_REMEMBERED_NONCES = 100_000
+const MAX_REMEMBERED_NONCES = 100_000
 
 export class ReplayGuard {
   /** Replay key → expiry (epoch ms), in insertion order. */

@@ -10,9 +10,9 @@
  */
 
 /** Live entries kept; past this, expired entries and then the oldest go. */
-export const MAX_CACHED_VERDICTS = 10_000
+const MAX_CACHED_VERDICTS = 10_000
 /** A header set longer than this is verified each time, not kept (a usual one is about 400 characters). */
-export const MAX_CACHED_HEADERS_LENGTH = 2_048
+const MAX_CACHED_HEADERS_LENGTH = 2_048
 
 export interface Expiring {
   /** Seconds since the epoch after which the entry no longer holds. */

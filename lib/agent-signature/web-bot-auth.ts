@@ -41,11 +41,11 @@ import {
 import { ReplayGuard, type SharedClaim } from './replay-guard.ts'
 import { type Expiring, VerdictCache } from './verdict-cache.ts'
 
-export const WEB_BOT_AUTH_TAG = 'web-bot-auth'
-export const SKEW_SECONDS = 60
-export const MAX_LIFETIME_SECONDS = 24 * 3600
+const WEB_BOT_AUTH_TAG = 'web-bot-auth'
+const SKEW_SECONDS = 60
+const MAX_LIFETIME_SECONDS = 24 * 3600
 
-export type SignatureVerdict = 'verified' | 'invalid' | 'unverified' | 'unsigned'
+type SignatureVerdict = 'verified' | 'invalid' | 'unverified' | 'unsigned'
 
 export interface AgentSignature {
   verdict: SignatureVerdict
@@ -53,7 +53,7 @@ export interface AgentSignature {
   signer: string | null
 }
 
-export const UNSIGNED: AgentSignature = Object.freeze({ verdict: 'unsigned', signer: null })
+const UNSIGNED: AgentSignature = Object.freeze({ verdict: 'unsigned', signer: null })
 const INVALID: AgentSignature = Object.freeze({ verdict: 'invalid', signer: null })
 const UNVERIFIED: AgentSignature = Object.freeze({ verdict: 'unverified', signer: null })
 
@@ -236,7 +236,7 @@ function readSignatureAgent(value: string): AgentMembers {
  * The origin a Signature-Agent URL names: an https (or loopback http) origin, given as the origin
  * itself or as its directory URL; null for anything else (another path, credentials, a fragment).
  */
-export function directoryOrigin(value: string): string | null {
+function directoryOrigin(value: string): string | null {
   let url: URL
   try {
     url = new URL(value)

@@ -65,7 +65,7 @@ type Path = ReadonlyArray<PropertyKey>
  * File line of a field: its key's line, or for a list entry the entry's first line. A missing field
  * is placed at its closest enclosing entry; a missing top-level field has no line.
  */
-export function lineOfPath(source: FrontmatterSource, path: Path): number | undefined {
+function lineOfPath(source: FrontmatterSource, path: Path): number | undefined {
   let node: unknown = source.document.contents
   let line: number | undefined
   for (const segment of path) {
@@ -92,7 +92,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** `plan "Team" › feature 2` rather than `plans.1.features.1`. */
-export function fieldLabel(data: unknown, path: Path): string {
+function fieldLabel(data: unknown, path: Path): string {
   const parts: string[] = []
   let value: unknown = data
   path.forEach((segment, index) => {

@@ -9,14 +9,14 @@ import type { SiteContent } from './site-content.ts'
 const PLACEHOLDER_DOMAIN = /\b(?:[a-z0-9-]+\.)+example\b/gi
 const LOOPBACK_HOST = /^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])$/
 
-export function isProductionBuild(config: Pick<SiteConfig, 'deployment' | 'baseUrl'>): boolean {
+function isProductionBuild(config: Pick<SiteConfig, 'deployment' | 'baseUrl'>): boolean {
   if (config.deployment !== 'local') return config.deployment === 'production'
   const url = new URL(config.baseUrl)
   return url.protocol === 'https:' && !LOOPBACK_HOST.test(url.hostname)
 }
 
 /** Where each placeholder domain appears: a setting's name or a content file. */
-export function placeholderDomains(config: Pick<SiteConfig, 'baseUrl' | 'appUrl'>, content: SiteContent): Map<string, Set<string>> {
+function placeholderDomains(config: Pick<SiteConfig, 'baseUrl' | 'appUrl'>, content: SiteContent): Map<string, Set<string>> {
   const found = new Map<string, Set<string>>()
   const scan = (text: string, where: string) => {
     for (const [domain] of text.matchAll(PLACEHOLDER_DOMAIN)) {

@@ -22,8 +22,7 @@ export type McpErrorAnswer = {
 }
 
 /** A JSON-RPC id an answer can echo: a string or a safe integer. */
-export const isJsonRpcId = (value: unknown): value is JsonRpcId =>
-  typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value))
+const isJsonRpcId = (value: unknown): value is JsonRpcId => typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value))
 /** The id an error answer to this body echoes: the message's own when readable, else null. */
 export const readableId = (body: unknown): Id => (isPlainObject(body) && isJsonRpcId(body.id) ? body.id : null)
 
@@ -32,21 +31,14 @@ const INVALID_REQUEST_RESOLUTION =
 const RETRY_RESOLUTION = 'Retry later; report the problem if it persists.'
 
 /** An error answer of POST /mcp. */
-export const mcpError = (
-  status: number,
-  id: Id,
-  code: number,
-  message: string,
-  data: JsonObject,
-  headers?: McpErrorAnswer['headers'],
-): McpErrorAnswer => ({
+const mcpError = (status: number, id: Id, code: number, message: string, data: JsonObject, headers?: McpErrorAnswer['headers']): McpErrorAnswer => ({
   status,
   id,
   error: { code, message, data },
   ...(headers ? { headers } : {}),
 })
 /** The data of an answer carrying a section 7 code. */
-export const withProblemCode = (code: ProblemCode, detail: string, extra: JsonObject = {}) => ({
+const withProblemCode = (code: ProblemCode, detail: string, extra: JsonObject = {}) => ({
   code,
   detail,
   resolution: PROBLEMS[code].resolution,

@@ -41,7 +41,7 @@ const absoluteUrl = () => z.url({ protocol: /^https?$/ })
 const imfFixdate = () =>
   z.string().regex(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/)
 
-export const PublicResourceIdSchema = z.enum(PUBLIC_RESOURCE_IDS).describe('Stable public resource id, as returned by the resource catalog.')
+const PublicResourceIdSchema = z.enum(PUBLIC_RESOURCE_IDS).describe('Stable public resource id, as returned by the resource catalog.')
 contractRegistry.add(PublicResourceIdSchema, { id: 'PublicResourceId' })
 
 const descriptorShape = {
@@ -56,7 +56,7 @@ const descriptorShape = {
   href: absoluteUrl().optional().describe('Absolute REST URL of the resource.'),
 }
 
-export const AgentResourceDescriptorSchema = z.looseObject(descriptorShape)
+const AgentResourceDescriptorSchema = z.looseObject(descriptorShape)
 contractRegistry.add(AgentResourceDescriptorSchema, {
   id: 'AgentResourceDescriptor',
   description: 'A public resource in the catalog. Extra properties may appear.',
@@ -76,7 +76,7 @@ contractRegistry.add(AgentResourceSchema, {
   description: 'A public resource descriptor plus its Markdown content.',
 })
 
-export const McpMetadataSchema = z.strictObject({
+const McpMetadataSchema = z.strictObject({
   endpoint: absoluteUrl().describe('Absolute URL of the MCP endpoint (POST only).'),
   transport: z.literal(MCP_TRANSPORT),
   protocolVersion: z.literal(MCP_PROTOCOL_VERSION).describe('Current MCP protocol version.'),
@@ -100,7 +100,7 @@ export const AgentHealthSchema = z.strictObject({
 })
 contractRegistry.add(AgentHealthSchema, { id: 'AgentHealth', description: 'Liveness and posture of the public surface.' })
 
-export const DeprecatedVersionSchema = z.strictObject({
+const DeprecatedVersionSchema = z.strictObject({
   major: z.string(),
   deprecationDate: imfFixdate(),
   sunsetDate: imfFixdate(),
@@ -108,7 +108,7 @@ export const DeprecatedVersionSchema = z.strictObject({
 })
 contractRegistry.add(DeprecatedVersionSchema, { id: 'DeprecatedVersion' })
 
-export const AgentVersioningSchema = z.looseObject({
+const AgentVersioningSchema = z.looseObject({
   scheme: z.literal(VERSIONING_POLICY.scheme),
   currentVersion: z.literal(CONTRACT_VERSION),
   currentMajor: z.literal(API_MAJOR),
@@ -120,14 +120,14 @@ export const AgentVersioningSchema = z.looseObject({
 })
 contractRegistry.add(AgentVersioningSchema, { id: 'AgentVersioning' })
 
-export const FutureScopeSchema = z.strictObject({
+const FutureScopeSchema = z.strictObject({
   name: z.string(),
   description: z.string(),
   grantable: z.literal(false),
 })
 contractRegistry.add(FutureScopeSchema, { id: 'FutureScope' })
 
-export const AgentAuthorizationSchema = z.looseObject({
+const AgentAuthorizationSchema = z.looseObject({
   model: z.literal('public_read_only'),
   authenticationRequired: z.literal(false),
   oauthAuthorizationServer: absoluteUrl().nullable().describe('Authorization server metadata URL; null while none is published.'),
@@ -137,7 +137,7 @@ export const AgentAuthorizationSchema = z.looseObject({
 })
 contractRegistry.add(AgentAuthorizationSchema, { id: 'AgentAuthorization' })
 
-export const AgentRateLimitSchema = z.looseObject({
+const AgentRateLimitSchema = z.looseObject({
   requestsPerWindow: z.literal(QUOTA.requestsPerWindow),
   windowSeconds: z.literal(QUOTA.windowSeconds),
   burst: z.literal(QUOTA.burst),
@@ -148,14 +148,14 @@ export const AgentRateLimitSchema = z.looseObject({
 })
 contractRegistry.add(AgentRateLimitSchema, { id: 'AgentRateLimit' })
 
-export const AgentSandboxSchema = z.strictObject({
+const AgentSandboxSchema = z.strictObject({
   available: z.boolean(),
   description: z.string(),
   baseUrl: absoluteUrl(),
 })
 contractRegistry.add(AgentSandboxSchema, { id: 'AgentSandbox' })
 
-export const AgentOnboardingSchema = z.looseObject({
+const AgentOnboardingSchema = z.looseObject({
   zeroAuthAccess: z.boolean(),
   apiKeyRequired: z.boolean(),
   selfServeSignup: absoluteUrl(),

@@ -122,7 +122,7 @@ export function buildApiCatalog(site: Site) {
   }
 }
 
-export const sha256Digest = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`
+const sha256Digest = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`
 
 /** Agent Skills discovery v0.2.0: each skill with the digest of the exact bytes served at its URL. */
 export function buildAgentSkillsIndex(site: Site) {

@@ -56,7 +56,7 @@ export type { DocumentName }
 const DOCUMENT_HEADERS: HeaderList = [['Cache-Control', CACHE_CONTROL.document], ...CORS_HEADERS, ...RESOURCE_SECURITY_HEADERS]
 
 /** The text of a document as served. */
-export function buildDocument(name: DocumentName, site: Site = getSite()): string {
+function buildDocument(name: DocumentName, site: Site = getSite()): string {
   return DOCUMENTS[name].build(site)
 }
 

@@ -6,9 +6,9 @@
 import { MCP_PROTOCOL_VERSION, MCP_SUPPORTED_PROTOCOL_VERSIONS, PRODUCT_NAME, SERVICE_DISPLAY_NAME } from '../contract/constants.ts'
 import type { Site } from '../site.ts'
 
-export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json'
+const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json'
 /** The MCP Registry's server.json format this site's entry follows (modelcontextprotocol/registry). */
-export const REGISTRY_SERVER_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json'
+const REGISTRY_SERVER_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json'
 /** At most 100 characters: the server card draft and the registry both cap `description` there. */
 export const MCP_SERVER_DESCRIPTION = `Read-only ${PRODUCT_NAME} product, developer and agent-integration metadata. No auth.`
 

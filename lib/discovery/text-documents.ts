@@ -122,7 +122,7 @@ export function buildLlmsTxt(site: Site): string {
  * scanners read every sitemap entry as a page to fetch as HTML and as Markdown; the documents are
  * listed in sitemap.md and llms.txt.
  */
-export function sitemapEntries(site: Site): Array<{ url: string; lastmod: string }> {
+function sitemapEntries(site: Site): Array<{ url: string; lastmod: string }> {
   const pages = buildPageModels(site)
   return SITE_PAGES.map((page) => ({ url: site.urls.page(page.key), lastmod: pages[page.key].updated }))
 }
@@ -202,7 +202,7 @@ export function buildRobotsTxt(site: Site): string {
 }
 
 /** How long a build's security.txt stays valid: RFC 9116 §2.5.5 recommends less than a year. */
-export const SECURITY_TXT_VALIDITY_DAYS = 180
+const SECURITY_TXT_VALIDITY_DAYS = 180
 
 /**
  * RFC 9116 security.txt: where to report a vulnerability (the contact page's address), until when

@@ -28,7 +28,7 @@ export interface FieldWords {
   fields?: Record<string, FieldWords>
 }
 
-export type FieldLabels<S extends z.ZodObject> = { [K in keyof S['shape'] & string]: FieldWords }
+type FieldLabels<S extends z.ZodObject> = { [K in keyof S['shape'] & string]: FieldWords }
 
 export interface EditorSingleton {
   key: string

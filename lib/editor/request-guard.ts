@@ -38,7 +38,7 @@ function hostName(host: string): string {
  * interface), each with the port; without it where the port is the scheme's own (a browser then
  * leaves it out).
  */
-export function ownHosts({ host, port }: DevServerAddress): ReadonlySet<string> {
+function ownHosts({ host, port }: DevServerAddress): ReadonlySet<string> {
   const names = new Set([...LOOPBACK_NAMES, hostName(host)].filter((name) => !WILDCARD_ADDRESSES.has(name)))
   const bare = port === 80 || port === 443
   return new Set([...names].flatMap((name) => [`${name}:${port}`, ...(bare ? [name] : [])]))

@@ -27,7 +27,7 @@ export function editorPageExtensions(config: SiteConfig): string[] {
  * its browser app talks to GitHub's API and shows GitHub avatars; `next dev` adds eval and its
  * WebSocket for hot reloading. The pages' own policy (lib/http/security-headers.ts) is not touched.
  */
-export function editorSecurityHeaders(dev: boolean): HeaderList {
+function editorSecurityHeaders(dev: boolean): HeaderList {
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ''}`,

@@ -7,9 +7,9 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib'
 import { parseAcceptEncoding, qualityOfCoding } from './negotiate.ts'
 
-export const MIN_COMPRESSIBLE_BYTES = 1024
+const MIN_COMPRESSIBLE_BYTES = 1024
 
-export interface EncodedBodies {
+interface EncodedBodies {
   gzip: Uint8Array
   br: Uint8Array
 }

@@ -77,7 +77,7 @@ export function writeAnswer({ status, headers, body }: HttpAnswer, target: Serve
  * count against `account`: while it says stop, neither the request nor its socket is read (pausing the
  * socket alone is undone by the request's own flow, which resumes it once drained).
  */
-export function readBodyUpTo(request: IncomingMessage, limitBytes: number, account: BodyAccount = FREE_BODY): Promise<Uint8Array | null> {
+function readBodyUpTo(request: IncomingMessage, limitBytes: number, account: BodyAccount = FREE_BODY): Promise<Uint8Array | null> {
   const method = request.method
   if (method === 'GET' || method === 'HEAD') {
     request.resume()

@@ -19,7 +19,7 @@ const encoder = new TextEncoder()
 /** A body serialized once, with its bytes and, when worth it, its compressed forms (made when first read). */
 export type PreparedBody = EncodableBody & { readonly text: string }
 
-export function prepareBody(text: string): PreparedBody {
+function prepareBody(text: string): PreparedBody {
   return Object.assign(encodableBody(encoder.encode(text)), { text })
 }
 

@@ -17,7 +17,7 @@ import { escapeControls } from './control-characters.ts'
 import { describeAttribution } from './leads-csv.ts'
 import type { Destination, StoredLead } from './lead-archive.ts'
 
-export const LEAD_EVENT_TYPE = 'lead.created'
+const LEAD_EVENT_TYPE = 'lead.created'
 
 /** The event body: what the visitor wrote, where, and where the visit came from; not the address hash. */
 export function leadEvent(lead: StoredLead) {

@@ -28,7 +28,7 @@ export interface DeliveryCounts {
 }
 
 /** One attempt as telemetry may see it: where it went (the destination's kind and origin), when, and what came of it. */
-export interface DeliveryAttemptReport {
+interface DeliveryAttemptReport {
   destination: Destination
   /** The destination URL's origin: never its path or query, which may hold a credential. */
   origin: string
@@ -69,7 +69,7 @@ const LEASE_MARGIN_MS = 10_000
 /** Where no timer runs (Vercel, next start), each form answer also attempts this many due deliveries. */
 const FOLLOW_UP_ATTEMPTS = 4
 /** How often `npm start` looks for due deliveries and old leads. */
-export const DELIVERY_TIMER_INTERVAL_MS = 15_000
+const DELIVERY_TIMER_INTERVAL_MS = 15_000
 
 /**
  * Attempts the pending deliveries that are due (or those of one lead), each claimed right before it

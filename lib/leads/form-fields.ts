@@ -26,12 +26,12 @@ export const LEAD_THANKS_PATH = '/contact/thanks'
 /** A field people never see (it sits off-screen): anything typed into it marks a submission as spam. */
 export const HONEYPOT_FIELD = 'website'
 /** Faster than this from load to submit is a script, not a person typing. */
-export const MIN_FILL_MS = 3000
+const MIN_FILL_MS = 3000
 
 /** The most bytes of a submission: a 10 000-character message of emoji, percent-encoded, fits. */
 export const LEAD_FORM_MAX_BODY_BYTES = 192 * 1024
 
-export const LEAD_FIELD_NAMES = ['name', 'email', 'company', 'teamSize', 'goal', 'topic', 'plan'] as const
+const LEAD_FIELD_NAMES = ['name', 'email', 'company', 'teamSize', 'goal', 'topic', 'plan'] as const
 export type LeadFieldName = (typeof LEAD_FIELD_NAMES)[number]
 
 /** What the lead's choice fields may hold: the content's choice values and the pricing plans' ids. */
@@ -64,7 +64,7 @@ function choice(values: readonly string[], missing: string) {
 }
 
 /** Each field's rule, with the message a visitor reads beside the field when it is wrong. */
-export function leadFieldSchemas(choices: LeadChoices) {
+function leadFieldSchemas(choices: LeadChoices) {
   return {
     name: requiredText(120, 'Please tell us your name.'),
     email: z
@@ -129,7 +129,7 @@ export interface LeadFormFilling {
   filledBy: typeof AGENT_FILL_VALUE | null
 }
 
-export type CampaignParameter = (typeof CAMPAIGN_PARAMETERS)[number]
+type CampaignParameter = (typeof CAMPAIGN_PARAMETERS)[number]
 
 /**
  * Where the visit came from, as a post carries it (or the contact page's URL tells, without the page

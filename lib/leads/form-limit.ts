@@ -13,7 +13,7 @@ import type { BucketShape, QuotaDecision } from '../quota/token-bucket.ts'
 import { getSharedRedis } from '../redis/shared-redis.ts'
 
 /** Five at once, then one more every two minutes: five per ten minutes for a person who keeps trying. */
-export const LEAD_FORM_BUCKET: BucketShape = Object.freeze({ capacity: 5, refillIntervalMs: 120_000, tokensPerRefill: 1 })
+const LEAD_FORM_BUCKET: BucketShape = Object.freeze({ capacity: 5, refillIntervalMs: 120_000, tokensPerRefill: 1 })
 
 /** Ten thousand addresses at about 120 bytes each: a flood from many addresses stays near a megabyte. */
 const MAX_LOCAL_BUCKETS = 10_000

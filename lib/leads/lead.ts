@@ -23,7 +23,7 @@ export interface LeadFields {
  * or the form went out faster than a person types (`too-fast`). `unrecorded`: held before reasons
  * were kept.
  */
-export const SPAM_REASONS = ['honeypot', 'too-fast', 'unrecorded'] as const
+const SPAM_REASONS = ['honeypot', 'too-fast', 'unrecorded'] as const
 export type SpamReason = (typeof SPAM_REASONS)[number]
 
 /**

@@ -19,11 +19,11 @@ export function csvCell(value: string, options: { lineBreaks?: boolean } = {}): 
 }
 
 /** A record; the cells at `multiLine` positions keep their tabs and line breaks. */
-export function csvRow(cells: readonly string[], multiLine: ReadonlySet<number> = new Set()): string {
+function csvRow(cells: readonly string[], multiLine: ReadonlySet<number> = new Set()): string {
   return `${cells.map((cell, index) => csvCell(cell, { lineBreaks: multiLine.has(index) })).join(',')}\r\n`
 }
 
-export const LEAD_CSV_HEADER = [
+const LEAD_CSV_HEADER = [
   'id',
   'received_at',
   'name',

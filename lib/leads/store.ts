@@ -12,7 +12,7 @@ import { openSqliteLeadArchive } from './store-sqlite.ts'
 import { UpstashLeadArchive } from './store-upstash.ts'
 
 /** Deadline of one Upstash call of the lead store: longer than the quota's, since a lead cannot fail open. */
-export const LEAD_STORE_UPSTASH_TIMEOUT_MS = 5_000
+const LEAD_STORE_UPSTASH_TIMEOUT_MS = 5_000
 
 /**
  * The build's warnings about leads on Vercel: without Upstash there is no durable store (a function's

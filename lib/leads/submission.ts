@@ -39,7 +39,7 @@ import { retryAfterSeconds, type LeadFormLimit } from './form-limit.ts'
 import type { LeadFormState } from './form-view.ts'
 import type { LeadStore } from './lead.ts'
 
-export type LeadFormOutcome =
+type LeadFormOutcome =
   | 'stored'
   | 'duplicate'
   | 'spam'
@@ -53,7 +53,7 @@ export type LeadFormOutcome =
   | 'store-failed'
 
 /** The 303 to the thank-you page, or the contact page with what its sales form shows, under this status and these headers. */
-export type LeadFormAnswer = { kind: 'redirect'; answer: HttpAnswer } | { kind: 'page'; status: number; headers: HeaderList; form: LeadFormState }
+type LeadFormAnswer = { kind: 'redirect'; answer: HttpAnswer } | { kind: 'page'; status: number; headers: HeaderList; form: LeadFormState }
 
 export interface LeadFormResult {
   answer: LeadFormAnswer
@@ -73,7 +73,7 @@ export interface LeadFormContext {
   now?: () => Date
 }
 
-export const LEAD_FORM_METHODS = 'POST'
+const LEAD_FORM_METHODS = 'POST'
 const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded'
 const encoder = new TextEncoder()
 
@@ -81,7 +81,7 @@ const encoder = new TextEncoder()
  * The client as kept with a lead and counted by the limit: a salted SHA-256 of its quota bucket (an
  * IPv4 address, or the /64 of an IPv6 address, as the agent quota counts them), never the address.
  */
-export function hashClientAddress(address: string | null, salt: string): string {
+function hashClientAddress(address: string | null, salt: string): string {
   return createHash('sha256')
     .update(`${salt}\n${quotaBucketKey(address)}`)
     .digest('hex')
@@ -92,7 +92,7 @@ export function hashClientAddress(address: string | null, salt: string): string 
  * must be the site's. A client that sends neither (a script, curl) is no browser another site could
  * have led, and the other checks hold for it as for anyone.
  */
-export function isSameOriginPost(request: AgentRequest, baseUrl: string): boolean {
+function isSameOriginPost(request: AgentRequest, baseUrl: string): boolean {
   const site = request.headers.get('sec-fetch-site')
   if (site !== null) return site === 'same-origin'
   const origin = request.headers.get('origin')

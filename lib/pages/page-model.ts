@@ -91,7 +91,7 @@ export function formatPrice(priceMonthlyUsd: number | null): string {
  * signup → the app's sign-up, the plan already chosen; contact → the contact page's sales form with the
  * plan named (root-relative), or the contact page where the deployment offers no form.
  */
-export function planCtaHref(plan: Plan, appUrl: string, salesForm = true): string {
+function planCtaHref(plan: Plan, appUrl: string, salesForm = true): string {
   if (plan.cta === 'signup') return `${appUrl}/signup?plan=${encodeURIComponent(plan.id)}`
   const contact = sitePage('contact').path
   return salesForm ? `${contact}?${PLAN_PARAMETER}=${encodeURIComponent(plan.id)}#${LEAD_FORM_ID}` : contact
@@ -121,7 +121,7 @@ export function appLinks(appUrl: string): { host: string; login: string; signup:
 }
 
 /** The 404 page in both representations; its text is here, so `updated` changes with it. */
-export const NOT_FOUND_PAGE = {
+const NOT_FOUND_PAGE = {
   title: 'Page not found',
   description: 'There is no page at this address. It may have moved, or the link may be mistyped.',
   updated: '2026-11-24',

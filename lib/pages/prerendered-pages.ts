@@ -33,7 +33,7 @@ export function withoutClientRuntime(html: string): string {
 }
 
 /** Where Next writes the prerendered HTML of a page path. */
-export function prerenderedHtmlPath(distDir: string, pagePath: string): string {
+function prerenderedHtmlPath(distDir: string, pagePath: string): string {
   return path.join(distDir, 'server', 'app', `${pagePath === '/' ? 'index' : pagePath.slice(1)}.html`)
 }
 

@@ -15,7 +15,7 @@ export interface StoreLogger {
   info(message: string): void
 }
 
-export const PROBE_INTERVAL_MS = 1000
+const PROBE_INTERVAL_MS = 1000
 
 export class FailoverQuotaStore {
   readonly #shared: SharedQuotaStore

@@ -12,7 +12,7 @@ interface Bucket {
 }
 
 /** About 120 bytes per bucket: 50 000 buckets stay around 6 MB. */
-export const DEFAULT_MAX_BUCKETS = 50_000
+const DEFAULT_MAX_BUCKETS = 50_000
 
 export class MemoryQuotaStore {
   readonly maxBuckets: number

@@ -35,7 +35,7 @@ export function observeQuota(next: QuotaObserver): void {
   observer = next
 }
 
-export function quotaKeyPrefix(redisKeyPrefix: string): string {
+function quotaKeyPrefix(redisKeyPrefix: string): string {
   return `${redisKeyPrefix}:quota`
 }
 

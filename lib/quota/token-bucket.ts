@@ -41,7 +41,7 @@ export interface QuotaHeaderValues {
  * Milliseconds until the next token, clamped into (0, interval]: a bucket refills at most one interval
  * ahead, and instances whose clocks disagree slightly must not produce values outside that range.
  */
-export function msUntilNextToken(decision: QuotaDecision, now: number): number {
+function msUntilNextToken(decision: QuotaDecision, now: number): number {
   const until = decision.resetAt - now
   if (!(until > 0)) return 1
   return Math.min(until, BUCKET.refillIntervalMs)

@@ -13,9 +13,9 @@ import { getSharedRedis } from '../redis/shared-redis.ts'
 import { RolloutState } from './rollout-state.ts'
 import { readSharedSetting } from './shared-setting.ts'
 
-export const FLAG_OVERRIDE_COOKIE = 'vercel-flag-overrides'
+const FLAG_OVERRIDE_COOKIE = 'vercel-flag-overrides'
 
-export function getRolloutState(): RolloutState {
+function getRolloutState(): RolloutState {
   return processSingleton('rollout-state', () => {
     const config = getConfig()
     const redis = getSharedRedis()

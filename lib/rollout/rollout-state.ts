@@ -7,7 +7,7 @@
 import type { StoreLogger } from '../quota/failover-store.ts'
 
 export const ROLLOUT_REFRESH_MS = 2000
-export const ROLLOUT_MAX_AGE_MS = 4000
+const ROLLOUT_MAX_AGE_MS = 4000
 
 export type RolloutSourceName = 'shared setting' | 'PUBLIC_AGENT_ACCESS'
 

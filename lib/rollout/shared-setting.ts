@@ -10,14 +10,14 @@ export function rolloutSettingKey(redisKeyPrefix: string): string {
   return `${redisKeyPrefix}:rollout:${PUBLIC_AGENT_ACCESS_FLAG_KEY}`
 }
 
-export function rolloutHistoryKey(redisKeyPrefix: string): string {
+function rolloutHistoryKey(redisKeyPrefix: string): string {
   return `${rolloutSettingKey(redisKeyPrefix)}:history`
 }
 
-export const ROLLOUT_HISTORY_LENGTH = 100
+const ROLLOUT_HISTORY_LENGTH = 100
 
 /** `true`/`false` (as stored) → the value; anything else (absent, unreadable) → `null`. */
-export function parseSettingValue(raw: unknown): boolean | null {
+function parseSettingValue(raw: unknown): boolean | null {
   if (raw === true || raw === 'true') return true
   if (raw === false || raw === 'false') return false
   return null

@@ -17,7 +17,7 @@ import { DIRECT_ROUTES, matchDynamicRoute, type DynamicRoute } from './direct-ro
 import { answerStatic, METHOD_NOT_ALLOWED, type StaticOutput } from './static-output.ts'
 
 /** A request as it arrived, before anything was decided. */
-export interface ArrivedRequest {
+interface ArrivedRequest {
   method: string
   /** The request target as sent: origin-form, or absolute-form (RFC 9112 §3.2.2). */
   target: string

@@ -27,7 +27,7 @@ export const SERVER_TIMEOUTS = {
  */
 export const IDLE_SOCKET_TIMEOUT_MS = 15_000
 
-export const SERVER_OPTIONS: ServerOptions = {
+const SERVER_OPTIONS: ServerOptions = {
   ...SERVER_TIMEOUTS,
   /**
    * The site offers no WebSocket or h2c upgrade, so a request carrying `Upgrade` is answered as plain
@@ -43,7 +43,7 @@ export const SERVER_OPTIONS: ServerOptions = {
  * (Node's 16 KiB), the timeouts above and the body budget below, it bounds what clients can make the
  * server hold.
  */
-export const MAX_CONNECTIONS = 2048
+const MAX_CONNECTIONS = 2048
 
 /**
  * Request bodies held at once (lib/http/body-budget.ts): bodies declared up to 16 KiB (a valid MCP

@@ -43,7 +43,7 @@ export const KNOWN_AGENT_TOKENS: readonly string[] = [
   'PetalBot',
 ]
 
-export const OTHER_AGENT_CLASS = 'other'
+const OTHER_AGENT_CLASS = 'other'
 
 // Longest first, so `ChatGPT-User` is not read as a shorter token it contains; a token ends at a
 // non-token character, so `ClaudeBot` does not match `ClaudeBotany`.
@@ -96,7 +96,7 @@ export function mcpClientClass(name: unknown): string | undefined {
  * send a browser's User-Agent, and the signature is what names them. Signers are the trusted list
  * (AGENT_SIGNATURE_DIRECTORIES), so these classes stay few.
  */
-export function signerClass(signer: string | null | undefined): string | undefined {
+function signerClass(signer: string | null | undefined): string | undefined {
   if (!signer) return undefined
   return `signed:${signer.slice(signer.indexOf('//') + 2)}`
 }

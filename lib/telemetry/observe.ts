@@ -33,7 +33,7 @@ import { classifyAgent } from './agent-classes.ts'
 import { ATTR, TELEMETRY_SERVICE_NAME, METRIC } from './names.ts'
 
 /** The MCP request as its handler read it, and how it was answered. */
-export interface McpCallRecord {
+interface McpCallRecord {
   method: string | null
   tool: string | null
   resourceUri: string | null
@@ -128,7 +128,7 @@ export function recordLeadFormOutcome(outcome: string): void {
 }
 
 /** One lead delivery attempt as telemetry may see it: the destination's kind and origin, when, and what came of it. */
-export interface LeadDeliveryReport {
+interface LeadDeliveryReport {
   destination: string
   /** An origin (scheme, host, port): a destination's path or query may hold a credential, and is never given. */
   origin: string

@@ -7,7 +7,7 @@
  * fetch; nothing throws into the page. The definitions come from lib/pages/page-tools.ts.
  */
 
-export interface JsonSchemaProperty {
+interface JsonSchemaProperty {
   type?: string
   enum?: readonly string[]
   description?: string
@@ -38,7 +38,7 @@ export interface WebMcpPlan {
   url: string
 }
 
-export type WebMcpToolAction =
+type WebMcpToolAction =
   /** A fixed answer built with the page (the plans). */
   | { kind: 'answer'; body: Record<string, unknown> }
   /** A GET of the agent API on this origin; `{name}` in the path is filled from the argument of that name. */
@@ -84,7 +84,7 @@ function quote(value: string): string {
 }
 
 /** The arguments as strings by name, or what is wrong with them in words an agent can act on. */
-export function checkArguments(tool: WebMcpTool, input: unknown): { args: Record<string, string> } | { error: string } {
+function checkArguments(tool: WebMcpTool, input: unknown): { args: Record<string, string> } | { error: string } {
   const { properties, required = [], additionalProperties } = tool.inputSchema
   const names = Object.keys(properties)
   const accepts = names.length > 0 ? `It accepts ${names.join(', ')}.` : 'It takes no arguments.'

@@ -29,7 +29,7 @@ const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const workDir = path.join(projectRoot, 'tests', '.artifacts', 'cold-start')
 
 /** The goals: the agent API's first answer as a multiple of the bare app's, the first MCP tools/call of the SDK's minimal route's. */
-export const COLD_START_GOALS = { rest: 1.3, mcp: 1.1 } as const
+const COLD_START_GOALS = { rest: 1.3, mcp: 1.1 } as const
 
 /** A Vercel production deployment with made-up hosts, as the tests' `vercel` build. */
 const DEPLOYMENT = {

@@ -8,7 +8,7 @@ const n = (value: number) => value.toLocaleString('en-US').replace(/,/g, ' ')
 const s = (ms: number) => (ms / 1000).toFixed(1)
 const mb = (value: number) => value.toFixed(0)
 
-export function percentile(values: readonly number[], p: number): number {
+function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0
 }

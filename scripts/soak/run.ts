@@ -63,7 +63,7 @@ const SERVER_FAILURE = /a direct route failed|Internal Server Error|uncaught|unh
 const MAX_STORED_VIOLATIONS = 200
 /** After its burst, a greedy client sends this often (ms): 25 requests/s, far above the refill of 2/s. */
 const GREEDY_EVERY_MS = 40
-export const UPLOAD_FLOOD_RSS_BOUND_MB = 300
+const UPLOAD_FLOOD_RSS_BOUND_MB = 300
 
 /**
  * "Near the starting level": V8 keeps part of the heap it grew under load (old-space pages are given
@@ -71,7 +71,7 @@ export const UPLOAD_FLOOD_RSS_BOUND_MB = 300
  * A leak shows as growth with the number of requests; tens of thousands of requests leaking even
  * 1 KB each would exceed this. So: at most 25 % of the warm baseline, and at least 48 MB.
  */
-export const allowedGrowthMb = (beforeMb: number) => Math.max(48, beforeMb * 0.25)
+const allowedGrowthMb = (beforeMb: number) => Math.max(48, beforeMb * 0.25)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 export const count = <K extends string>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1)
@@ -128,7 +128,7 @@ class Recorder {
  * refused, at least 150 + the refills by its last refusal (every token so far was spent then); never
  * refused, every request.
  */
-export function greedyCheck(address: string, exchanges: ReadonlyArray<TimedExchange & { status: number }>) {
+function greedyCheck(address: string, exchanges: ReadonlyArray<TimedExchange & { status: number }>) {
   const admitted = exchanges.filter((e) => e.status === 200).length
   const refusals = exchanges.filter((e) => e.status === 429)
   const first = { sentAt: Math.min(...exchanges.map((e) => e.sentAt)), answeredAt: Math.min(...exchanges.map((e) => e.answeredAt)) }

@@ -199,7 +199,7 @@ function operationPath(path: string): string {
 }
 
 /** A 2026-07-28 MCP request as the contract has clients send it: the mirrored headers and the `_meta` envelope. */
-export function mcpRequest(method: string, params: Record<string, unknown>, id: string, override: Record<string, string> = {}): RequestSpec {
+function mcpRequest(method: string, params: Record<string, unknown>, id: string, override: Record<string, string> = {}): RequestSpec {
   const name = method === 'tools/call' ? params.name : method === 'resources/read' ? params.uri : undefined
   return {
     method: 'POST',

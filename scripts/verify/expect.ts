@@ -87,13 +87,13 @@ export function show(value: string | null): string {
 }
 
 /** What a body that is not what was expected starts with, for the report. */
-export function describeBody(text: string): string {
+function describeBody(text: string): string {
   if (text.length === 0) return 'empty body'
   const start = text.slice(0, 60).replace(/\s+/g, ' ')
   return `starts ${JSON.stringify(start)}${text.length > 60 ? '…' : ''}`
 }
 
-export function listTokens(value: string | null): string[] {
+function listTokens(value: string | null): string[] {
   return (value ?? '')
     .split(',')
     .map((token) => token.trim().toLowerCase())

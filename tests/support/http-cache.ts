@@ -30,7 +30,7 @@ interface StoredEntry {
 
 const HEURISTICALLY_CACHEABLE = new Set([200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501])
 
-export function parseCacheControl(value: string | null): Map<string, string | true> {
+function parseCacheControl(value: string | null): Map<string, string | true> {
   const directives = new Map<string, string | true>()
   for (const part of (value ?? '').split(',')) {
     const [rawName, ...rest] = part.split('=')

@@ -23,7 +23,7 @@ export interface LoopbackClient {
   close: () => void
 }
 
-export function loopbackClient(localAddress: string): LoopbackClient {
+function loopbackClient(localAddress: string): LoopbackClient {
   const agent = new Agent({ keepAlive: true, maxSockets: 32, localAddress } as ConstructorParameters<typeof Agent>[0] & { localAddress: string })
   const send: LoopbackClient['request'] = (url, options = {}) =>
     new Promise((resolve, reject) => {
@@ -53,7 +53,7 @@ export function loopbackClient(localAddress: string): LoopbackClient {
 
 /** Distinct loopback source addresses: each is its own client (and bucket) to the server. */
 let nextHost = 10
-export function freshLoopbackAddress(): string {
+function freshLoopbackAddress(): string {
   nextHost++
   return `127.0.${Math.floor(nextHost / 250)}.${(nextHost % 250) + 2}`
 }

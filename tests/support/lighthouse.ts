@@ -11,7 +11,7 @@ import { CHROMIUM_PATH } from '../../harness/system-packages.ts'
 
 export type LighthouseCategory = 'accessibility' | 'best-practices' | 'seo' | 'agentic-browsing' | 'performance'
 
-export interface LighthouseAudit {
+interface LighthouseAudit {
   id: string
   title: string
   score: number | null
@@ -107,7 +107,7 @@ async function runLighthouseOnce(url: string, categories: LighthouseCategory[], 
  * The audits that lower a category's score (weighted, scored below 1), as `id: title (explanation)`.
  * Audits of weight 0 (performance insights, diagnostics) inform without counting.
  */
-export function failingAudits(report: LighthouseReport, category: LighthouseCategory): string[] {
+function failingAudits(report: LighthouseReport, category: LighthouseCategory): string[] {
   return (report.categories[category]?.auditRefs ?? [])
     .filter((ref) => ref.weight > 0)
     .map((ref) => report.audits[ref.id])

@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib'
 type AnyValue = { stringValue?: string; intValue?: number | string; doubleValue?: number; boolValue?: boolean; arrayValue?: { values?: AnyValue[] } }
 type KeyValue = { key: string; value: AnyValue }
 
-export type Attributes = Record<string, string | number | boolean | unknown[]>
+type Attributes = Record<string, string | number | boolean | unknown[]>
 
 export interface ReceivedSpan {
   traceId: string
@@ -22,7 +22,7 @@ export interface ReceivedSpan {
   resource: Attributes
 }
 
-export interface ReceivedPoint {
+interface ReceivedPoint {
   metric: string
   unit: string
   attributes: Attributes
@@ -50,7 +50,7 @@ function value(any: AnyValue): string | number | boolean | unknown[] {
   return (any.arrayValue?.values ?? []).map(value)
 }
 
-export function attributesOf(list: KeyValue[] | undefined): Attributes {
+function attributesOf(list: KeyValue[] | undefined): Attributes {
   return Object.fromEntries((list ?? []).map(({ key, value: any }) => [key, value(any)]))
 }
 

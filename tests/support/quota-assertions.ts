@@ -6,11 +6,11 @@
 import { expect } from 'vitest'
 import type { SimpleResponse } from './http-client.ts'
 
-export const POLICY = '"public-agent-rest";q=120;w=60;burst=30'
-export const REFILL_MS = 500
+const POLICY = '"public-agent-rest";q=120;w=60;burst=30'
+const REFILL_MS = 500
 
 /** Reset of a 2xx: ceil((150 − level) / 2) with level = Remaining + a fraction of a token in [0, 1). */
-export function resetFor(remaining: number): number {
+function resetFor(remaining: number): number {
   return Math.ceil((150 - remaining) / 2)
 }
 

@@ -15,7 +15,7 @@ import path from 'node:path'
 import { SITE_BUILDS } from '../../harness/site-build.ts'
 import { startSite } from '../../harness/site-server.ts'
 
-export interface TlsFront {
+interface TlsFront {
   port: number
   /** Chromium flags that send `host` to this front and accept its certificate (quoted as Lighthouse's --chrome-flags needs). */
   chromeFlags: string[]
@@ -24,7 +24,7 @@ export interface TlsFront {
   close: () => Promise<void>
 }
 
-export async function startTlsFront(host: string, origin: string): Promise<TlsFront> {
+async function startTlsFront(host: string, origin: string): Promise<TlsFront> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tls-front-'))
   const keyFile = path.join(dir, 'key.pem')
   const certFile = path.join(dir, 'cert.pem')

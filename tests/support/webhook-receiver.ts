@@ -8,9 +8,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 
-export type ReceiverMode = 'down' | 'hang' | 'error' | 'slow' | 'up'
+type ReceiverMode = 'down' | 'hang' | 'error' | 'slow' | 'up'
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   path: string
   headers: Record<string, string>
   body: string
