@@ -110,7 +110,7 @@ const API_PATHS = new Set<string>([
       : []),
   ]),
 ])
-const API_PATH_MENTION = new RegExp(`${API_BASE_PATH.replace(/[/.]/g, '\\$&')}(?:/[\\w{}.-]+)*`, 'g')
+const API_PATH_MENTION = new RegExp(`${RegExp.escape(API_BASE_PATH)}(?:/[\\w{}.-]+)*`, 'g')
 
 export interface ContractContradiction {
   /** Offset of the literal in the body. */
