@@ -10,18 +10,35 @@
  *   features      lib/agent, lib/mcp, lib/discovery, lib/pages, lib/webmcp, lib/quota, lib/redis,
  *                 lib/rollout, lib/telemetry, lib/leads (the contact form's leads: form, store, delivery),
  *                 lib/editor (the visual editor: Keystatic over content/, its API, its request guard),
- *                 lib/agent-signature (Web Bot Auth: whether a request's signature shows a trusted signer)
- *   composition   lib/admission.ts, lib/agent-routes.ts, lib/lead-routes.ts, lib/signed-agents.ts, lib/server/: what answers a request
+ *                 lib/agent-signature (Web Bot Auth: whether a request's signature shows a trusted signer),
+ *                 lib/admission.ts (whether an agent request is let in: rollout and quota)
+ *   composition   lib/agent-routes.ts, lib/lead-routes.ts, lib/signed-agents.ts, lib/server/: what answers a request
  *
- * Within the features, domain code never imports telemetry: decisions reach it as returned values,
- * and lib/webmcp (the page script's tool behaviour) imports nothing: lib/pages builds on it.
+ * Among the features, each names the features it stands on (standsOn below): domain code never
+ * imports telemetry (decisions reach it as returned values), and lib/webmcp (the page script's tool
+ * behaviour) imports nothing of lib/: lib/pages builds on it. The editor is entered by its index.ts,
+ * and by serving.ts from next.config.ts and proxy.ts.
  */
 const CONTRACT = '^lib/contract/'
 const FOUNDATION = '^lib/(http/|net/|routes/|env\\.ts|env-files\\.ts|process-singleton\\.ts|client-address\\.ts|on-demand\\.ts)'
 const CONTENT = '^lib/content/'
 const SITE = '^lib/(site|site-model|build-record)\\.ts'
 const FEATURES = '^lib/(agent/|agent-signature/|mcp/|discovery/|pages/|webmcp/|quota/|redis/|rollout/|telemetry/|leads/|editor/|admission\\.ts)'
+/** What every build loads, whether or not it has the editor. */
+const BUILD_WIDE = '^(next\\.config|proxy)\\.ts$'
 const COMPOSITION = '^lib/(agent-routes\\.ts|lead-routes\\.ts|signed-agents\\.ts|server/)'
+
+/** A feature's own pattern: a folder (`leads`) or a module (`admission.ts`). */
+const feature = (name) => (name.endsWith('.ts') ? `^lib/${name.replace('.', '\\.')}` : `^lib/${name}/`)
+
+/** The features a feature may import (any layer below the features it may). */
+const standsOn = (name, features) => ({
+  name: `${name}-stands-on-${features.length === 0 ? 'no-feature' : features.join('-and-')}`,
+  severity: 'error',
+  comment: `lib/${name} imports of the features only ${features.length === 0 ? 'none' : features.join(', ')}`,
+  from: { path: feature(name) },
+  to: { path: FEATURES, pathNot: [feature(name), ...features.map(feature)] },
+})
 
 const only = (name, from, allowed) => ({
   name,
@@ -39,20 +56,20 @@ module.exports = {
     only('content-points-down', CONTENT, [CONTRACT, FOUNDATION, CONTENT]),
     only('site-points-down', SITE, [CONTRACT, FOUNDATION, CONTENT, SITE]),
     only('features-point-down', FEATURES, [CONTRACT, FOUNDATION, CONTENT, SITE, FEATURES]),
-    {
-      name: 'domain-without-telemetry',
-      severity: 'error',
-      comment: 'Domain modules hand decisions to telemetry as values; they never import it.',
-      from: { path: '^lib/(agent|agent-signature|mcp|discovery|pages|webmcp|quota|redis|rollout|leads|editor)/' },
-      to: { path: '^lib/telemetry/' },
-    },
-    {
-      name: 'telemetry-knows-no-feature',
-      severity: 'error',
-      comment: 'Telemetry records values; it imports no feature.',
-      from: { path: '^lib/telemetry/' },
-      to: { path: '^lib/(agent|agent-signature|mcp|discovery|pages|webmcp|quota|redis|rollout|leads|editor)/' },
-    },
+    // Among the features, who stands on whom (the rest of lib/ is below them all).
+    standsOn('agent', ['admission.ts']),
+    standsOn('agent-signature', ['redis']),
+    standsOn('mcp', ['agent', 'admission.ts']),
+    standsOn('discovery', ['pages']),
+    standsOn('pages', ['leads', 'webmcp']),
+    standsOn('leads', ['quota', 'redis']),
+    standsOn('editor', []),
+    standsOn('admission.ts', ['quota', 'rollout']),
+    standsOn('rollout', ['quota', 'redis']),
+    standsOn('quota', ['redis']),
+    standsOn('redis', []),
+    // Telemetry records the values the features return; it knows the admission's record, no feature.
+    standsOn('telemetry', ['admission.ts']),
     {
       name: 'webmcp-runs-in-the-page',
       severity: 'error',
@@ -61,6 +78,22 @@ module.exports = {
         '(lib/pages defines the tools and imports it, never the other way round).',
       from: { path: '^lib/webmcp/' },
       to: { path: '^lib/' },
+    },
+    {
+      name: 'editor-has-one-entry',
+      severity: 'error',
+      comment:
+        'The visual editor is entered by lib/editor/index.ts; next.config.ts and proxy.ts, which every build loads, ' +
+        'by lib/editor/serving.ts, which loads nothing of Keystatic.',
+      from: { pathNot: ['^lib/editor/', BUILD_WIDE] },
+      to: { path: '^lib/editor/', pathNot: '^lib/editor/index\\.ts$' },
+    },
+    {
+      name: 'editor-serving-for-every-build',
+      severity: 'error',
+      comment: 'next.config.ts and proxy.ts take from the editor only lib/editor/serving.ts: the editor itself is not in every build.',
+      from: { path: BUILD_WIDE },
+      to: { path: '^lib/editor/', pathNot: '^lib/editor/serving\\.ts$' },
     },
     {
       name: 'every-module-has-a-layer',

@@ -17,6 +17,6 @@
  */
 export { answerEditorApi } from './api.ts'
 export { EditorPage } from './editor-page.tsx'
-export { EDITOR_SINGLETONS } from './entries.ts'
+export { EDITOR_SINGLETONS, type FieldWords } from './entries.ts'
 export { keystaticConfig } from './keystatic-config.ts'
 export { localEditorRefusal } from './request-guard.ts'
