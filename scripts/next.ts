@@ -3,7 +3,10 @@
  * `node scripts/next.ts <command>` instead of `next <command>`, so no script prints Next's telemetry
  * notice or sends an event, on any platform (an inline `NEXT_TELEMETRY_DISABLED=1 next …` needs a POSIX shell).
  */
+import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
+import { constants } from 'node:os'
+import path from 'node:path'
 import { loadSettingsOrExit } from '../lib/env-files.ts'
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'
@@ -21,7 +24,9 @@ if (command === 'dev') {
   }
 }
 const require = createRequire(import.meta.url)
-const cli = require.resolve('next/dist/bin/next')
-// Next's CLI parses process.argv and re-launches itself from argv[1] (next build's upgrade check).
-process.argv = [process.argv[0] ?? process.execPath, cli, ...(command === undefined ? [] : [command]), ...options]
-require(cli)
+// The `next` command as Next's package declares it (its `bin`), run as its own process.
+const cli = path.join(path.dirname(require.resolve('next/package.json')), (require('next/package.json') as { bin: { next: string } }).bin.next)
+const next = spawn(process.execPath, [cli, ...(command === undefined ? [] : [command]), ...options], { stdio: 'inherit' })
+// Ctrl-C reaches both processes; a signal sent to this one alone goes on to Next, whose exit ends this one.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => next.kill(signal))
+next.on('exit', (code, signal) => process.exit(code ?? 128 + (signal ? constants.signals[signal] : 0)))

@@ -306,6 +306,8 @@ describe('what a new instance of a function loads for its first request', () => 
   }
   const PREBUNDLED = ['.prebundled/zod.mjs', '.prebundled/mcp-server.mjs']
   const SCHEMA_PACKAGES = /\/node_modules\/(zod|@modelcontextprotocol\/server)\//
+  const UPSTASH_LIBRARIES = /\/node_modules\/@upstash\//
+  const FLAGS_SDK = /\/node_modules\/flags\//
   // One cold instance answers the REST request whose loaded modules two tests read.
   let restLoaded: Promise<string[]> | undefined
   const modulesLoadedForRest = () => (restLoaded ??= modulesLoadedFor('/api/agent/v1/health'))
@@ -316,6 +318,11 @@ describe('what a new instance of a function loads for its first request', () => 
     expect(sources).toContain('lib/agent/rest.ts')
     expect(PREBUNDLED.filter((bundle) => sources.has(bundle))).toEqual([])
     expect(loaded.filter((url) => SCHEMA_PACKAGES.test(url))).toEqual([])
+  }, 60_000)
+
+  it("answers a REST request without loading the Upstash client, Upstash not being configured, or the Flags SDK, the launcher's request context taking no flag values", async () => {
+    const loaded = await modulesLoadedForRest()
+    expect(loaded.filter((url) => UPSTASH_LIBRARIES.test(url) || FLAGS_SDK.test(url))).toEqual([])
   }, 60_000)
 
   it("uses the OpenTelemetry API that Next's server loads from node_modules, no copy of it built into a chunk", async () => {
@@ -344,8 +351,6 @@ describe('what a new instance of a function loads for its first request', () => 
     expect(PREBUNDLED.filter((bundle) => sources.has(bundle))).toEqual(PREBUNDLED)
     expect(loaded.filter((url) => SCHEMA_PACKAGES.test(url))).toEqual([])
   }, 60_000)
-
-  const UPSTASH_LIBRARIES = /\/node_modules\/@upstash\//
 
   it('answers a contact form post without loading the Upstash client or its rate-limit library, Upstash not being configured', async () => {
     const loaded = await modulesLoadedFor(
