@@ -14,8 +14,9 @@
  *   set, and for the Flags Explorer's discovery route.
  *
  * - the Upstash client and rate-limit library (`@upstash/redis`, `@upstash/ratelimit`): only when
- *   Upstash is configured, by the first request that reads the quota or the rollout setting
- *   (lib/redis/shared-redis.ts, lib/quota/quota.ts). Without Upstash no instance needs them.
+ *   Upstash is configured, by the first request that reads the quota, the rollout setting, the lead
+ *   store or the contact form's limit (lib/redis/shared-redis.ts, lib/quota/quota.ts,
+ *   lib/leads/store.ts, lib/leads/form-limit.ts). Without Upstash no instance needs them.
  * - the Web Bot Auth verifier (lib/agent-signature/web-bot-auth.ts, with `structured-headers`): on the
  *   first request that carries a signature header (lib/signed-agents.ts); an unsigned request only
  *   looks the three headers up.

@@ -10,7 +10,7 @@
  * One config, two modes: `local` (npm run dev writes content/) and `github` (each save a commit on a
  * branch); the caller passes the storage (lib/env.ts decides it: editor-page.tsx, api.ts).
  */
-import { type ComponentSchema, type Config, config, fields, singleton } from '@keystatic/core'
+import { type ComponentSchema, type Config, type ContentFormField, config, fields, singleton } from '@keystatic/core'
 import { type ComponentType, createElement } from 'react'
 import { z } from 'zod'
 import { contentDate } from '../content/frontmatter.ts'
@@ -189,8 +189,9 @@ function frontmatterFields(schema: z.ZodObject, labels: Record<string, FieldWord
  * The body: the Markdown source itself. Keystatic's rich editors rewrite it (Markdoc writes tables as
  * `{% table %}` and escapes `{{base_url}}` in links; MDX cannot read `{{placeholders}}`), which the
  * site's renderer and the content check would then refuse; this field saves exactly what was typed.
+ * It is a field of the kind Keystatic publishes for an entry's content file (`ContentFormField`).
  */
-function markdownBody(label: string, description: string) {
+function markdownBody(label: string, description: string): ContentFormField<string, string, string> {
   const text = fields.text({ label, description, multiline: true })
   const decode = (content: Uint8Array | undefined) => (content ? new TextDecoder().decode(content) : '')
   return {

@@ -33,7 +33,7 @@ export const RESOURCE_SECURITY_HEADERS: HeaderList = [
   ['Cross-Origin-Resource-Policy', 'cross-origin'],
 ]
 
-/** An HTML page's headers but its CSP, which depends on the page's HTML (pageContentSecurityPolicy). */
+/** An HTML page's headers but its CSP, which depends on where the page's forms submit (pageContentSecurityPolicy). */
 export const PAGE_SECURITY_HEADERS: HeaderList = [
   ['X-Frame-Options', 'DENY'],
   ['X-Content-Type-Options', 'nosniff'],

@@ -84,6 +84,8 @@ describe.each(['npm-start', 'next-start'] as const)('lead deliveries on %s with 
     await until(() =>
       ['lead delivery webhook', 'lead delivery slack', 'HTTP 503', 'cadence.lead_delivery.attempts'].every((text) => exported().includes(text)),
     )
+    // The refused attempt prints its line once it has also tried whatever else was due, after its spans ended.
+    await until(() => site.output().includes('[leads] deliveries: 2 retried'))
 
     expect(
       receiver

@@ -106,7 +106,8 @@ describe('one statement of the rules: the editor fields are the zod schemas', ()
     const edited = { ...state, plans: plans.map((plan) => (plan.id === 'team' ? change(plan) : plan)) }
     const problems = editorProblems('pricing', edited)
     expect(problems.some((problem) => problem.includes(message))).toBe(true)
-    // The content check says the same of the file that would have been written.
+    // The content check says the same of these values in a file (frontmatter as JSON, which is YAML;
+    // the file Keystatic itself writes is checked in tests/e2e/visual-editor.spec.ts).
     const file = `---\n${JSON.stringify({ ...edited, body: undefined })}\n---\n${state.body as string}`
     expect(() => parseContentFile(PRICING, file, PricingFrontmatterSchema)).toThrow(ContentError)
     expect(() => parseContentFile(PRICING, file, PricingFrontmatterSchema)).toThrow(message)
