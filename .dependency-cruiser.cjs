@@ -85,8 +85,17 @@ module.exports = {
       comment:
         'The visual editor is entered by lib/editor/index.ts; next.config.ts and proxy.ts, which every build loads, ' +
         'by lib/editor/serving.ts, which loads nothing of Keystatic.',
-      from: { pathNot: ['^lib/editor/', BUILD_WIDE] },
+      from: { pathNot: ['^lib/editor/', BUILD_WIDE, '^tests/e2e/'] },
       to: { path: '^lib/editor/', pathNot: '^lib/editor/index\\.ts$' },
+    },
+    {
+      name: 'editor-entries-for-playwright',
+      severity: 'error',
+      comment:
+        "Playwright runs its specs in Node without a bundler, where the editor's page (Next's next/navigation, Keystatic's UI) " +
+        'does not load: they take the entries and their words from lib/editor/entries.ts, which imports neither.',
+      from: { path: '^tests/e2e/' },
+      to: { path: '^lib/editor/', pathNot: '^lib/editor/(index|entries)\\.ts$' },
     },
     {
       name: 'editor-serving-for-every-build',

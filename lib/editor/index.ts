@@ -1,8 +1,10 @@
 /**
- * The visual editor (Keystatic) at /keystatic, over every file under content/: its one entry, which
- * the editor's routes (app/(editor)/…, app/api/keystatic/…), keystatic.config.ts and the tests import.
+ * The visual editor (Keystatic) at /keystatic, over every file under content/: its entry, which the
+ * editor's routes (app/(editor)/…, app/api/keystatic/…), keystatic.config.ts and the tests import
+ * (.dependency-cruiser.cjs holds it, and names the two other doors below).
  *
- *   entries.ts           the entries (one per content file) and the words the team reads for each field
+ *   entries.ts           the entries (one per content file) and the words the team reads for each field;
+ *                        Playwright's specs, which run without a bundler, import it itself
  *   keystatic-config.ts  Keystatic's config: fields derived from the content check's zod schemas
  *   inputs.tsx           the fields' inputs, showing the content check's messages
  *   editor-page.tsx, editor-app.tsx   the page, and Keystatic's app in the browser
@@ -17,6 +19,6 @@
  */
 export { answerEditorApi } from './api.ts'
 export { EditorPage } from './editor-page.tsx'
-export { EDITOR_SINGLETONS, type FieldWords } from './entries.ts'
+export { EDITOR_SINGLETONS } from './entries.ts'
 export { keystaticConfig } from './keystatic-config.ts'
 export { localEditorRefusal } from './request-guard.ts'

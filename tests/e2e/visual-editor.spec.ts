@@ -14,7 +14,7 @@ import { request as httpRequest } from 'node:http'
 import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 // The entries alone: this file runs on Node, which cannot load the editor's page (its Next imports need Next's bundler).
-import { EDITOR_SINGLETONS, type FieldWords } from '../../lib/editor/index.ts'
+import { EDITOR_SINGLETONS, type FieldWords } from '../../lib/editor/entries.ts'
 import { ContactFrontmatterSchema, PricingFrontmatterSchema } from '../../lib/content/frontmatter.ts'
 import { parseContentFile } from '../../lib/content/parse.ts'
 import { type DevServer, listeningAddresses, startDevServer } from '../support/dev-server.ts'
