@@ -304,20 +304,18 @@ async function benchLoad(selected: BenchCase[]): Promise<void> {
   try {
     // The contact form's leads go to an SQLite file of this run, not to the test build's own.
     const signatures: Record<string, string> = directory ? { AGENT_SIGNATURE_DIRECTORIES: directory.origin } : {}
-    const verdicts = new Map<string, number>()
-    const startMemorySite = async () => {
-      const site = await startSite({ TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: leadsDatabase, ...signatures }, { server: SERVER })
-      countVerdicts(site, verdicts)
+    /** A site whose access-log verdicts are counted into `counts` as they come. */
+    const startCountedSite = async (counts: Map<string, number>, leadsPath: string, dir?: string) => {
+      const site = await startSite({ TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: leadsPath, ...signatures }, { server: SERVER, dir })
+      countVerdicts(site, counts)
       return site
     }
+    const verdicts = new Map<string, number>()
+    const startMemorySite = () => startCountedSite(verdicts, leadsDatabase)
     // The baseline's lines are read and counted alike (not reported): this process shares the cores it
     // measures on, and reading one site's log but not the other's read 0.94–0.96 for a build against itself.
     const baselineVerdicts = new Map<string, number>()
-    const startBaselineSite = async (dir: string) => {
-      const site = await startSite({ TRUST_PROXY: '127.0.0.1', LEADS_DATABASE_PATH: baselineLeadsDatabase, ...signatures }, { server: SERVER, dir })
-      countVerdicts(site, baselineVerdicts)
-      return site
-    }
+    const startBaselineSite = (dir: string) => startCountedSite(baselineVerdicts, baselineLeadsDatabase, dir)
     sites.memory = await startMemorySite()
     if (baseline) sites.baseline = await startBaselineSite(baseline.dir)
     const signedRuns = new Map<string, SignedRun[]>()

@@ -25,7 +25,8 @@ if (command === 'dev') {
 }
 const require = createRequire(import.meta.url)
 // The `next` command as Next's package declares it (its `bin`), run as its own process.
-const cli = path.join(path.dirname(require.resolve('next/package.json')), (require('next/package.json') as { bin: { next: string } }).bin.next)
+const nextPackage = require.resolve('next/package.json')
+const cli = path.join(path.dirname(nextPackage), (require(nextPackage) as { bin: { next: string } }).bin.next)
 const next = spawn(process.execPath, [cli, ...(command === undefined ? [] : [command]), ...options], { stdio: 'inherit' })
 // Ctrl-C reaches both processes; a signal sent to this one alone goes on to Next, whose exit ends this one.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => next.kill(signal))

@@ -16,11 +16,11 @@ export const NOT_FOUND_ROUTE = '/_not-found'
 const firstSegment = (path: string) => path.split('/')[1] as string
 
 /** Routes that answer at their own path and below: the agent API, MCP and the visual editor. */
-const ROUTE_TREES = [firstSegment(API_BASE_PATH), firstSegment(MCP_PATH), firstSegment(EDITOR_PATH)].map((segment) => RegExp.escape(segment))
+const ROUTE_TREES = [firstSegment(API_BASE_PATH), firstSegment(MCP_PATH), firstSegment(EDITOR_PATH)].map(RegExp.escape)
 /** Single routes among the pages' paths, whose answers are their own: the contact form's posts. */
-const ROUTE_PATHS = [LEAD_FORM_PATH.slice(1)].map((segment) => RegExp.escape(segment))
+const ROUTE_PATHS = [LEAD_FORM_PATH.slice(1)].map(RegExp.escape)
 /** Trees whose paths are never pages (problem types, the twin route, Next's files); their bare name is a missing page. */
-const NON_PAGE_TREES = [firstSegment(PROBLEMS_PATH), firstSegment(TWIN_ROUTE_BASE), '_next'].map((segment) => RegExp.escape(segment))
+const NON_PAGE_TREES = [firstSegment(PROBLEMS_PATH), firstSegment(TWIN_ROUTE_BASE), '_next'].map(RegExp.escape)
 
 /**
  * A page path without its leading `/`: non-empty segments without a dot (documents and files have
